@@ -1,0 +1,368 @@
+"""The generic game API: a :class:`Game` (rules + validated variant) creates :class:`GameState` hands.
+
+The design follows OpenSpiel's Game/State split and python-chess's compact moves:
+
+* A move is a small ``int`` whose meaning is defined by the game (a card index in trick-taking games,
+  card plus capture set in Scopone, ...). ``state.move_text(m)`` / ``state.parse_move(text)`` give its
+  notation. Search code treats moves as opaque hashable values.
+* ``state.apply(move)`` validates and raises :class:`IllegalMoveError` (state unchanged);
+  ``state.do(move)`` is the unchecked fast path used by search and rollouts.
+* ``state.observation(seat)`` is exactly what one seat knows; ``engine.determinize.determinize`` turns
+  it back into a full state consistent with it.
+* ``state.to_json()`` / ``Game.state_from_json()`` give a versioned, validated JSON round-trip.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from engine.cards import Deck
+
+
+class GameError(Exception):
+    """Base class of the engine's user-facing errors."""
+
+
+class IllegalMoveError(GameError):
+    """A move that is not legal in the current state; the message gives the reason."""
+
+
+class VariantError(GameError):
+    """An unknown or invalid variant option; the message lists the valid options."""
+
+
+class StateFormatError(GameError):
+    """Malformed, foreign or unsupported-version JSON for a state or match."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One variant option of a game: its type, default, allowed values and short help."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    type: type = object
+    min: int | None = None
+    max: int | None = None
+
+    def validate(self, value: Any) -> Any:
+        """Coerce ``value`` (possibly a CLI string) to the option's type, or raise :class:`VariantError`."""
+        typ = self.type if self.type is not object else type(self.default)
+        try:
+            if typ is bool:
+                if isinstance(value, str):
+                    low = value.strip().lower()
+                    if low not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                        raise ValueError(value)
+                    value = low in ("true", "1", "yes", "on")
+                elif not isinstance(value, bool):
+                    raise ValueError(value)
+            elif typ is int:
+                if isinstance(value, bool):
+                    raise ValueError(value)
+                if isinstance(value, float) and not value.is_integer():
+                    raise ValueError(value)
+                value = int(value)
+            elif typ is str:
+                if not isinstance(value, str):
+                    raise ValueError(value)
+        except (TypeError, ValueError):
+            raise VariantError(f"option {self.name!r}: {value!r} is not a valid {typ.__name__}"
+                               f"{self._allowed_text()}") from None
+        if self.choices is not None and value not in self.choices:
+            raise VariantError(f"option {self.name!r}: {value!r} is not allowed{self._allowed_text()}")
+        if self.min is not None and value < self.min or self.max is not None and value > self.max:
+            raise VariantError(f"option {self.name!r}: {value!r} is out of range{self._allowed_text()}")
+        return value
+
+    def _allowed_text(self) -> str:
+        if self.choices is not None:
+            return f" (allowed: {', '.join(map(str, self.choices))})"
+        if self.min is not None or self.max is not None:
+            return f" (range {self.min}..{self.max})"
+        return ""
+
+    def describe(self) -> dict[str, Any]:
+        """JSON-friendly description for ``--list-games`` and the setup screen."""
+        typ = self.type if self.type is not object else type(self.default)
+        d: dict[str, Any] = {"name": self.name, "type": typ.__name__, "default": self.default, "help": self.help}
+        if self.choices is not None:
+            d["choices"] = list(self.choices)
+        if self.min is not None:
+            d["min"] = self.min
+        if self.max is not None:
+            d["max"] = self.max
+        return d
+
+
+@dataclass
+class HandResult:
+    """The structured result of one finished hand.
+
+    ``points[seat]`` is the game's own hand points credited to each seat (in partnership games every
+    seat of a team gets the team's points). ``team_points`` follows ``teams``. ``winners`` are the seats
+    that won the hand (empty for a draw). ``breakdown`` is game-specific, JSON-friendly detail that the
+    app's round summary shows. ``lower_is_better`` marks penalty games (Hearts).
+    """
+
+    points: list[float]
+    teams: list[tuple[int, ...]]
+    team_points: list[float]
+    winners: list[int]
+    breakdown: dict[str, Any] = field(default_factory=dict)
+    lower_is_better: bool = False
+
+    def outcome(self, seat: int) -> float:
+        """1 for a win, 0.5 for a shared win/draw, 0 for a loss, from ``seat``'s point of view."""
+        if not self.winners:
+            return 0.5
+        if seat in self.winners:
+            return 1.0 if len(self.winners) == len(self.team_of(seat)) else 0.5
+        return 0.0
+
+    def team_of(self, seat: int) -> tuple[int, ...]:
+        for t in self.teams:
+            if seat in t:
+                return t
+        return (seat,)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"points": list(self.points), "teams": [list(t) for t in self.teams],
+                "team_points": list(self.team_points), "winners": list(self.winners),
+                "breakdown": self.breakdown, "lower_is_better": self.lower_is_better}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> HandResult:
+        return cls(list(d["points"]), [tuple(t) for t in d["teams"]], list(d["team_points"]),
+                   list(d["winners"]), dict(d.get("breakdown", {})), bool(d.get("lower_is_better", False)))
+
+
+class Game:
+    """A game's rules with a validated variant. Subclasses set the class attributes and implement
+    :meth:`new_hand` and :meth:`state_class`.
+
+    Match hooks (:meth:`match_points`, :meth:`match_over`, :meth:`match_winners`) define how hands add up
+    to a match; the defaults sum ``HandResult.team_points`` towards ``variant['target']``.
+    """
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    deck: ClassVar[Deck]
+    options: ClassVar[tuple[Option, ...]] = ()
+
+    def __init__(self, variant: dict[str, Any] | None = None) -> None:
+        self.variant = self.validate_variant(variant or {})
+
+    @classmethod
+    def validate_variant(cls, variant: dict[str, Any]) -> dict[str, Any]:
+        """Return the full variant (defaults filled in); unknown keys or bad values raise VariantError."""
+        by_name = {o.name: o for o in cls.options}
+        out = {o.name: o.default for o in cls.options}
+        for key, value in variant.items():
+            if key not in by_name:
+                valid = ", ".join(f"{o.name} (default {o.default!r})" for o in cls.options) or "none"
+                raise VariantError(f"unknown option {key!r} for {cls.name}; valid options: {valid}")
+            out[key] = by_name[key].validate(value)
+        cls.check_variant(out)
+        return out
+
+    @classmethod
+    def check_variant(cls, variant: dict[str, Any]) -> None:
+        """Cross-option checks; raise VariantError. Default: none."""
+
+    @property
+    def num_players(self) -> int:
+        return int(self.variant.get("players", 4))
+
+    def teams(self) -> list[tuple[int, ...]]:
+        """The scoring sides. Default: every seat for itself."""
+        return [(s,) for s in range(self.num_players)]
+
+    def new_hand(self, rng: random.Random, dealer: int = -1, hand_index: int = 0,
+                 match_scores: list[float] | None = None) -> GameState:
+        """Shuffle with ``rng`` and deal a new hand. ``dealer=-1`` means the last seat."""
+        raise NotImplementedError
+
+    def state_class(self) -> type[GameState]:
+        raise NotImplementedError
+
+    # --- match rules -------------------------------------------------------------------------------
+    def match_target(self) -> float | None:
+        """Points that end a match, or None for a single-hand game."""
+        t = self.variant.get("target")
+        return None if not t else t
+
+    def lower_is_better(self) -> bool:
+        return False
+
+    def match_points(self, result: HandResult) -> list[float]:
+        """Match points each team earns from one hand (default: the hand's team points)."""
+        return list(result.team_points)
+
+    def match_over(self, totals: list[float], hands_played: int) -> bool:
+        """Whether the match ends with these team totals."""
+        target = self.match_target()
+        if target is None:
+            return hands_played >= 1
+        if self.lower_is_better():
+            return max(totals) >= target
+        if max(totals) < target:
+            return False
+        best = max(totals)
+        return sum(1 for t in totals if t == best) == 1  # tie at the top -> play on
+
+    def match_winners(self, totals: list[float]) -> list[int]:
+        """Indexes of the winning teams (several when shared)."""
+        best = min(totals) if self.lower_is_better() else max(totals)
+        winners = [i for i, t in enumerate(totals) if t == best]
+        return [] if len(winners) == len(totals) and len(totals) > 1 else winners
+
+    def next_dealer(self, dealer: int) -> int:
+        """Dealer of the next hand (default: the next seat in play order)."""
+        return (dealer + 1) % self.num_players
+
+    # --- JSON ---------------------------------------------------------------------------------------
+    def state_from_json(self, data: str | dict[str, Any]) -> GameState:
+        """Rebuild a state of this game from :meth:`GameState.to_json` output (validated)."""
+        d = _load_json_object(data)
+        if d.get("game") != self.name:
+            raise StateFormatError(f"state is for game {d.get('game')!r}, not {self.name!r}")
+        cls = self.state_class()
+        version = d.get("version")
+        if version != cls.json_version:
+            raise StateFormatError(f"unsupported {self.name} state version {version!r} "
+                                   f"(this build reads version {cls.json_version})")
+        try:
+            state = cls.from_dict(self, d["state"])
+        except StateFormatError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise StateFormatError(f"malformed {self.name} state: {type(e).__name__}: {e}") from None
+        state.validate()
+        return state
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.variant!r})"
+
+
+def _load_json_object(data: str | dict[str, Any]) -> dict[str, Any]:
+    if isinstance(data, (str, bytes)):
+        try:
+            d = json.loads(data)
+        except (ValueError, RecursionError) as e:
+            raise StateFormatError(f"not valid JSON: {e}") from None
+    else:
+        d = data
+    if not isinstance(d, dict):
+        raise StateFormatError(f"expected a JSON object, got {type(d).__name__}")
+    return d
+
+
+class GameState:
+    """One hand in progress. Subclasses implement the abstract methods below.
+
+    Seats are numbered in play order (seat 0 at the bottom of the screen). ``current_player`` is -1
+    only when the hand is over.
+    """
+
+    json_version: ClassVar[int] = 1
+    game: Game
+
+    # --- abstract ----------------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        raise NotImplementedError
+
+    def legal_moves(self) -> list[int]:
+        """Every legal move for the current player (empty when terminal)."""
+        raise NotImplementedError
+
+    def do(self, move: int) -> None:
+        """Apply a move *without* validation (fast path for search). Use :meth:`apply` for input."""
+        raise NotImplementedError
+
+    def is_terminal(self) -> bool:
+        raise NotImplementedError
+
+    def result(self) -> HandResult:
+        """The hand's result; only valid when terminal."""
+        raise NotImplementedError
+
+    def clone(self) -> GameState:
+        raise NotImplementedError
+
+    def to_dict(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @classmethod
+    def from_dict(cls, game: Game, d: dict[str, Any]) -> GameState:
+        raise NotImplementedError
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` knows: see :class:`engine.observation.Observation`."""
+        raise NotImplementedError
+
+    def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random) -> None:
+        """Put sampled cards into the hidden slots of an observation's masked state (in place).
+
+        ``assignment[i]`` is the card set for ``slots[i]`` (the observation's slots). Ordered slots
+        (a stock) are shuffled with ``rng``.
+        """
+        raise NotImplementedError
+
+    def move_text(self, move: int) -> str:
+        """Notation of a move in this state (e.g. ``7C``)."""
+        raise NotImplementedError
+
+    def parse_move(self, text: str) -> int:
+        """Parse a move's notation in this state; raises NotationError/IllegalMoveError."""
+        raise NotImplementedError
+
+    # --- generic -----------------------------------------------------------------------------------
+    def illegal_reason(self, move: int) -> str | None:
+        """Why ``move`` is illegal now, or None when it is legal. Games override for better reasons."""
+        if self.is_terminal():
+            return "the hand is over"
+        if move not in self.legal_moves():
+            return f"{self._safe_text(move)} is not a legal move now"
+        return None
+
+    def apply(self, move: int) -> None:
+        """Validate and apply a move; an illegal move raises IllegalMoveError and changes nothing."""
+        reason = self.illegal_reason(move)
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        self.do(move)
+
+    def describe_move(self, move: int) -> str:
+        """Longer description of a move for logs and the UI (default: its notation)."""
+        return self.move_text(move)
+
+    def validate(self) -> None:
+        """Check internal consistency after loading; raise StateFormatError. Default: nothing."""
+
+    def to_json(self) -> str:
+        """Versioned JSON for this state."""
+        return json.dumps({"game": self.game.name, "version": self.json_version,
+                           "variant": self.game.variant, "state": self.to_dict()}, sort_keys=True)
+
+    def _safe_text(self, move: int) -> str:
+        try:
+            return self.move_text(move)
+        except Exception:  # noqa: BLE001 - any move value may come from user input
+            return repr(move)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameState) or type(other) is not type(self):
+            return NotImplemented
+        return self.game.variant == other.game.variant and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+from engine.observation import HiddenSlot, Observation  # noqa: E402  (import at the bottom avoids a cycle)

@@ -1,0 +1,339 @@
+"""Shared core of the trick-taking games (Sueca, Bisca/Briscola, Hearts, Moss Side Whist).
+
+A :class:`TrickState` holds hands as card bitmasks, the current trick, captured cards, known voids and
+the public history. Games subclass it and override the small hooks (legal moves, trick end, scoring,
+what other seats know). Moves are card indexes; a game may add flag bits for special moves
+(:data:`PASS_FLAG` marks a Hearts pass or a Moss Side Whist discard).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from engine.cards import Deck, NotationError, bits, popcount
+from engine.game import Game, GameState, IllegalMoveError, StateFormatError
+from engine.observation import HiddenSlot, Observation
+
+PASS_FLAG = 1 << 8
+"""Flag bit on a move that passes/discards a card instead of playing it to a trick."""
+HIDDEN_MOVE = -1
+"""A move another seat made face down (recorded in observations without its card)."""
+
+
+class TrickGame(Game):
+    """Common setup of trick-taking games: deck tables, strength/points per card."""
+
+    deck: ClassVar[Deck]
+    strength_order: ClassVar[str] = ""  # rank symbols from weakest to strongest
+    card_points_by_rank: ClassVar[dict[str, int]] = {}
+
+    def __init__(self, variant: dict[str, Any] | None = None) -> None:
+        super().__init__(variant)
+        d = self.deck
+        n = len(d.ranks)
+        order = self.strength_order.split()
+        self.suit_of: list[int] = [c // n for c in range(d.size)]
+        self.strength: list[int] = [order.index(d.ranks[c % n]) for c in range(d.size)]
+        self.card_points: list[int] = [self.card_points_by_rank.get(d.ranks[c % n], 0) for c in range(d.size)]
+        self.suit_masks: list[int] = [d.suit_mask(s) for s in range(len(d.suits))]
+
+    def deal(self, rng: random.Random) -> list[int]:
+        """A shuffled list of every card of the deck."""
+        cards = list(range(self.deck.size))
+        rng.shuffle(cards)
+        return cards
+
+
+class TrickState(GameState):
+    """A trick-taking hand in progress (mutable; :meth:`clone` is cheap)."""
+
+    __slots__ = ("game", "hands", "current", "leader", "trick", "trump", "won", "tricks_won", "voids",
+                 "history", "dealer", "num_players")
+
+    game: TrickGame
+
+    def __init__(self, game: TrickGame, hands: list[int], leader: int, trump: int, dealer: int) -> None:
+        self.game = game
+        self.num_players = len(hands)
+        self.hands = hands
+        self.current = leader
+        self.leader = leader
+        self.trick: list[int] = []
+        self.trump = trump
+        self.won = [0] * self.num_players
+        self.tricks_won = [0] * self.num_players
+        self.voids = [0] * self.num_players  # suit bitmask per seat (public knowledge)
+        self.history: list[tuple[int, int]] = []  # (seat, move); HIDDEN_MOVE in observations
+        self.dealer = dealer
+
+    # --- copying ----------------------------------------------------------------------------------
+    def _copy_into(self, other: TrickState) -> None:
+        other.game = self.game
+        other.num_players = self.num_players
+        other.hands = self.hands[:]
+        other.current = self.current
+        other.leader = self.leader
+        other.trick = self.trick[:]
+        other.trump = self.trump
+        other.won = self.won[:]
+        other.tricks_won = self.tricks_won[:]
+        other.voids = self.voids[:]
+        other.history = self.history[:]
+        other.dealer = self.dealer
+
+    def clone(self) -> TrickState:
+        other = object.__new__(type(self))
+        self._copy_into(other)
+        return other
+
+    # --- rules ------------------------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        return -1 if self.is_terminal() else self.current
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + 1) % self.num_players
+
+    def is_terminal(self) -> bool:
+        return not any(self.hands) and not self.trick
+
+    def legal_mask(self) -> int:
+        """Playable cards of the current player as a bitmask (follow suit if able)."""
+        hand = self.hands[self.current]
+        if self.trick:
+            follow = hand & self.game.suit_masks[self.game.suit_of[self.trick[0]]]
+            if follow:
+                return follow
+        return hand
+
+    def legal_moves(self) -> list[int]:
+        if self.is_terminal():
+            return []
+        return bits(self.legal_mask())
+
+    def trick_winner_index(self) -> int:
+        """Index in ``self.trick`` of the card currently winning the trick."""
+        g = self.game
+        suit_of, strength = g.suit_of, g.strength
+        trick = self.trick
+        best = 0
+        best_card = trick[0]
+        for i in range(1, len(trick)):
+            c = trick[i]
+            sc, sb = suit_of[c], suit_of[best_card]
+            if sc == sb:
+                if strength[c] > strength[best_card]:
+                    best, best_card = i, c
+            elif sc == self.trump:
+                best, best_card = i, c
+        return best
+
+    def do(self, move: int) -> None:
+        seat = self.current
+        card = move
+        bit = 1 << card
+        self.hands[seat] &= ~bit
+        if self.trick:
+            led = self.game.suit_of[self.trick[0]]
+            if self.game.suit_of[card] != led:
+                self.voids[seat] |= 1 << led
+        self.trick.append(card)
+        self.history.append((seat, move))
+        if len(self.trick) == self.num_players:
+            self._finish_trick()
+        else:
+            self.current = self.next_seat(seat)
+
+    def _finish_trick(self) -> None:
+        idx = self.trick_winner_index()
+        winner = (self.leader + idx) % self.num_players
+        for c in self.trick:
+            self.won[winner] |= 1 << c
+        self.tricks_won[winner] += 1
+        self.trick = []
+        self.leader = winner
+        self.current = winner
+        self.after_trick(winner)
+
+    def after_trick(self, winner: int) -> None:
+        """Hook after a trick is gathered (Bisca draws from the stock here)."""
+
+    # --- information ------------------------------------------------------------------------------
+    def trick_seats(self) -> list[int]:
+        """Seat of each card in the current trick."""
+        return [(self.leader + i) % self.num_players for i in range(len(self.trick))]
+
+    def points_of(self, seat: int) -> int:
+        cp = self.game.card_points
+        return sum(cp[c] for c in bits(self.won[seat]))
+
+    def known_to(self, seat: int, observer: int) -> int:
+        """Cards of ``seat``'s hand that ``observer`` knows are there (default: own hand only)."""
+        return self.hands[seat] if seat == observer else 0
+
+    def hidden_allowed(self, seat: int, observer: int) -> int:
+        """Cards ``seat`` may hold from ``observer``'s point of view (voids removed)."""
+        allowed = self.game.deck.full_mask
+        for s in range(len(self.game.suit_masks)):
+            if self.voids[seat] >> s & 1:
+                allowed &= ~self.game.suit_masks[s]
+        return allowed
+
+    def extra_slots(self, observer: int, masked: TrickState) -> list[tuple[HiddenSlot, int]]:
+        """Hook: hidden slots beyond the other hands (a stock, hidden discards) and their true contents."""
+        return []
+
+    def mask_history(self, observer: int) -> list[tuple[int, int]]:
+        """The history as ``observer`` saw it (hidden moves replaced by HIDDEN_MOVE)."""
+        return self.history[:]
+
+    def observation(self, seat: int) -> Observation:
+        masked = self.clone()
+        masked.history = self.mask_history(seat)
+        unknown = 0
+        slots: list[HiddenSlot] = []
+        for s in range(self.num_players):
+            known = self.known_to(s, seat)
+            hidden = self.hands[s] & ~known
+            masked.hands[s] = known
+            if hidden:
+                unknown |= hidden
+                slots.append(HiddenSlot(f"hand{s}", s, popcount(hidden), self.hidden_allowed(s, seat)))
+        for slot, contents in self.extra_slots(seat, masked):
+            unknown |= contents
+            slots.append(slot)
+        if slots:
+            allowed_unknown = unknown
+            slots = [HiddenSlot(sl.name, sl.owner, sl.count, sl.allowed & allowed_unknown, sl.ordered)
+                     for sl in slots]
+        self.mask_private(seat, masked)
+        return Observation(seat, masked, unknown, slots)
+
+    def mask_private(self, observer: int, masked: TrickState) -> None:
+        """Hook: erase other private data (e.g. what was passed) from the masked copy."""
+
+    def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random) -> None:
+        """Default: every slot is a hand; games with a stock or hidden discards extend this."""
+        rest = self.fill_hands(slots, assignment)
+        if rest:
+            raise ValueError(f"{type(self).__name__} has non-hand slots: override fill_hidden")
+
+    def fill_hands(self, slots: list[HiddenSlot], assignment: list[int]) -> list[int]:
+        """Add the hand slots' cards to hands; returns the leftover (non-hand) assignments."""
+        rest = []
+        for slot, cards in zip(slots, assignment, strict=True):
+            if slot.name.startswith("hand"):
+                self.hands[slot.owner] |= cards
+            else:
+                rest.append(cards)
+        return rest
+
+    # --- notation ---------------------------------------------------------------------------------
+    def move_text(self, move: int) -> str:
+        if move & PASS_FLAG:
+            return f"{self.pass_word()} {self.game.deck.text(move & ~PASS_FLAG)}"
+        return self.game.deck.text(move)
+
+    def pass_word(self) -> str:
+        return "pass"
+
+    def parse_move(self, text: str) -> int:
+        t = text.strip()
+        flag = 0
+        low = t.lower()
+        for word in ("pass", "discard"):
+            if low.startswith(word):
+                flag = PASS_FLAG
+                t = t[len(word):].strip()
+                break
+        return self.game.deck.parse(t) | flag
+
+    def illegal_reason(self, move: int) -> str | None:
+        if self.is_terminal():
+            return "the hand is over"
+        if not isinstance(move, int) or isinstance(move, bool):
+            return f"a move must be an int, not {type(move).__name__}"
+        if move in self.legal_moves():
+            return None
+        return self.explain(move)
+
+    def explain(self, move: int) -> str:
+        """Reason why a (card) move is not legal; games extend with their own rules."""
+        d = self.game.deck
+        if move & PASS_FLAG:
+            return "this is not the time to pass or discard a card"
+        if not 0 <= move < d.size:
+            return f"{move} is not a card of the {d.name} deck"
+        seat = self.current
+        if not self.hands[seat] >> move & 1:
+            return f"{d.text(move)} is not in seat {seat}'s hand"
+        if self.trick:
+            led = self.game.suit_of[self.trick[0]]
+            if self.game.suit_of[move] != led and self.hands[seat] & self.game.suit_masks[led]:
+                return f"must follow suit: {d.suit_names[led]} was led"
+        return f"{d.text(move)} may not be played now"
+
+    # --- JSON -------------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        d = self.game.deck
+        return {
+            "hands": [d.set_text(h) for h in self.hands],
+            "current": self.current, "leader": self.leader,
+            "trick": [d.text(c) for c in self.trick],
+            "trump": self.trump,
+            "won": [d.set_text(w) for w in self.won],
+            "tricks_won": list(self.tricks_won),
+            "voids": list(self.voids),
+            "history": [[s, m] for s, m in self.history],
+            "dealer": self.dealer,
+        }
+
+    def _load_common(self, d: dict[str, Any]) -> None:
+        deck = self.game.deck
+        try:
+            self.hands = [deck.parse_set(h) for h in d["hands"]]
+            self.num_players = len(self.hands)
+            self.current = _int(d["current"], "current")
+            self.leader = _int(d["leader"], "leader")
+            self.trick = [deck.parse(c) for c in d["trick"]]
+            self.trump = _int(d["trump"], "trump")
+            self.won = [deck.parse_set(w) for w in d["won"]]
+            self.tricks_won = [_int(x, "tricks_won") for x in d["tricks_won"]]
+            self.voids = [_int(x, "voids") for x in d["voids"]]
+            self.history = [(_int(s, "history seat"), _int(m, "history move")) for s, m in d["history"]]
+            self.dealer = _int(d["dealer"], "dealer")
+        except NotationError as e:
+            raise StateFormatError(f"bad card in state: {e}") from None
+
+    def validate(self) -> None:
+        n = self.num_players
+        if n != self.game.num_players:
+            raise StateFormatError(f"state has {n} hands but the variant has {self.game.num_players} players")
+        for name, v in (("current", self.current), ("leader", self.leader), ("dealer", self.dealer)):
+            if not 0 <= v < n:
+                raise StateFormatError(f"{name} seat {v} out of range 0..{n - 1}")
+        if len(self.won) != n or len(self.tricks_won) != n or len(self.voids) != n:
+            raise StateFormatError("per-seat lists have the wrong length")
+        seen = 0
+        for m in self.hands + self.won + [sum(1 << c for c in self.trick)] + self.extra_card_sets():
+            if seen & m:
+                raise StateFormatError("a card appears in two places")
+            seen |= m
+        if len(self.trick) >= n:
+            raise StateFormatError("the current trick is too long")
+
+    def extra_card_sets(self) -> list[int]:
+        """Card sets outside hands/won/trick (stock, discards) for the duplicate check."""
+        return []
+
+
+def _int(x: Any, what: str) -> int:
+    if isinstance(x, bool) or not isinstance(x, int):
+        raise StateFormatError(f"{what} must be an integer, got {x!r}")
+    return x
+
+
+def check_move_int(move: Any) -> None:
+    if isinstance(move, bool) or not isinstance(move, int):
+        raise IllegalMoveError(f"a move must be an int, not {type(move).__name__}")
