@@ -154,6 +154,8 @@ class Game:
     title: ClassVar[str] = ""
     deck: ClassVar[Deck]
     options: ClassVar[tuple[Option, ...]] = ()
+    example_variants: ClassVar[tuple[dict[str, Any], ...]] = ({},)
+    """Variants the generic random-play tests cover (every rule-changing option should appear once)."""
 
     def __init__(self, variant: dict[str, Any] | None = None) -> None:
         self.variant = self.validate_variant(variant or {})

@@ -41,6 +41,10 @@ class Sueca(TrickGame):
         Option("redeal", False, "mandar abaixo: a player with under 10 points and no trump may ask for a redeal"),
     )
 
+    example_variants: ClassVar[tuple[dict[str, Any], ...]] = (
+        {}, {"target": 0, "trump_card": "top"}, {"trump_card": "bottom", "redeal": True},
+        {"direction": "clockwise", "target": 10})
+
     def teams(self) -> list[tuple[int, ...]]:
         return [(0, 2), (1, 3)]
 
