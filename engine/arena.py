@@ -1,0 +1,343 @@
+"""The arena: AI-vs-AI tournaments with confidence intervals (the research harness).
+
+    python -m engine.arena --game GAME [--variant KEY=VALUE ...] --agents SPEC [SPEC ...] --games N
+                           [--seed S] [--jobs J] [--unit hand|match] [--json PATH]
+
+One SPEC per seat, in seat order. Every deal is played once per *distinct rotation* of the agents over
+the seats (duplicate deals), so each agent plays every seat on the same cards; ``--games`` is the total
+number of games and is rounded up to a whole number of deals. In ``--unit hand`` mode the dealer is the
+last seat of every deal (in 4-player partnership games seats 0+2 are the side that leads first); in
+``--unit match`` mode whole matches are played to the game's target from seeded deals.
+
+Results are identical for the same seed whatever ``--jobs``: every deal and every agent decision draws
+from seeds derived from ``--seed``, the deal index and the rotation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine import agents, registry
+from engine.game import Game, GameError, GameState
+from engine.match import Match
+from engine.rng import derive_seed
+
+Z95 = 1.959963984540054
+
+
+def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion (ties may count as half successes)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, tuple[float, float]]:
+    """Mean and normal-approximation 95% interval of the mean."""
+    n = len(values)
+    if n == 0:
+        return 0.0, (0.0, 0.0)
+    m = sum(values) / n
+    if n == 1:
+        return m, (m, m)
+    var = sum((v - m) ** 2 for v in values) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return m, (m - half, m + half)
+
+
+def rotations(specs: Sequence[str]) -> list[list[int]]:
+    """Distinct assignments of agent indexes to seats obtained by rotating the seat order.
+
+    Rotation ``r`` puts agent ``(seat - r) % n`` at ``seat``; identical arrangements are played once.
+    """
+    n = len(specs)
+    seen: set[tuple[str, ...]] = set()
+    out = []
+    for r in range(n):
+        arrangement = [(seat - r) % n for seat in range(n)]
+        key = tuple(specs[i] for i in arrangement)
+        if key not in seen:
+            seen.add(key)
+            out.append(arrangement)
+    return out
+
+
+@dataclass
+class GameRecord:
+    """One finished game (hand or match) of the arena."""
+
+    deal: int
+    rotation: int
+    seat_agents: list[int]
+    points: list[float]
+    outcomes: list[float]  # per seat: 1 win, 0.5 tie/shared, 0 loss
+    moves: int
+
+
+def _seat_outcomes(winners: list[int], teams: list[tuple[int, ...]], n: int) -> list[float]:
+    if not winners:
+        return [0.5] * n
+    out = []
+    for seat in range(n):
+        team = next((t for t in teams if seat in t), (seat,))
+        if seat in winners:
+            out.append(1.0 if set(winners) <= set(team) else 0.5)
+        else:
+            out.append(0.0)
+    return out
+
+
+def play_hand(game: Game, state: GameState, players: list[agents.Agent], rng_seed: int,
+              max_moves: int = 100_000) -> int:
+    """Play one hand to the end with ``players`` (index = seat); returns the number of moves."""
+    rng = random.Random(rng_seed)
+    moves = 0
+    while not state.is_terminal():
+        seat = state.current_player
+        agent = players[seat]
+        if agent.fair:
+            move = agent.choose(state.observation(seat), rng)
+        else:
+            move = agent.choose_full(state.clone(), rng)
+        reason = state.illegal_reason(move)
+        if reason is not None:
+            raise GameError(f"agent {agent.spec} at seat {seat} chose an illegal move {move!r}: {reason}")
+        state.do(move)
+        moves += 1
+        if moves > max_moves:
+            raise GameError(f"hand did not end after {max_moves} moves")
+    return moves
+
+
+def play_one(game_name: str, variant: dict[str, Any], specs: list[str], arrangement: list[int], unit: str,
+             seed: int, deal: int, rotation: int) -> GameRecord:
+    """Play deal ``deal`` with agents arranged by ``arrangement`` (seat -> agent index)."""
+    game = registry.create(game_name, variant)
+    players = [agents.make(specs[a], game) for a in arrangement]
+    n = game.num_players
+    teams = game.teams()
+    deal_seed = derive_seed(seed, "deal", deal)
+    if unit == "hand":
+        state = game.new_hand(random.Random(deal_seed), dealer=n - 1)
+        moves = play_hand(game, state, players, derive_seed(seed, "agents", deal, rotation))
+        result = state.result()
+        return GameRecord(deal, rotation, arrangement, [float(p) for p in result.points],
+                          _seat_outcomes(result.winners, teams, n), moves)
+    match = Match.start(game, deal_seed, dealer=n - 1)
+    moves = 0
+    hand = 0
+    while True:
+        for p in players:
+            p.reset()
+        moves += play_hand(game, match.state, players, derive_seed(seed, "agents", deal, rotation, hand))
+        match.finish_hand()
+        if match.over:
+            break
+        match.next_hand()
+        hand += 1
+        if hand > 10_000:
+            raise GameError("match did not end after 10000 hands")
+    team_of_seat = {s: i for i, t in enumerate(teams) for s in t}
+    points = [float(match.totals[team_of_seat[s]]) for s in range(n)]
+    return GameRecord(deal, rotation, arrangement, points, _seat_outcomes(match.winner_seats(), teams, n), moves)
+
+
+def _play_task(args: tuple) -> GameRecord:
+    return play_one(*args)
+
+
+def summarize(records: list[GameRecord], specs: list[str], teams: list[tuple[int, ...]]) -> dict[str, Any]:
+    """Per agent, per seat and per team statistics with 95% intervals."""
+
+    def block(outcomes: list[float], points: list[float]) -> dict[str, Any]:
+        n = len(outcomes)
+        wins = sum(1 for o in outcomes if o == 1.0)
+        ties = sum(1 for o in outcomes if o == 0.5)
+        losses = n - wins - ties
+        rate = wins / n if n else 0.0
+        mean, ci = mean_interval(points)
+        return {"games": n, "wins": wins, "ties": ties, "losses": losses, "win_rate": rate,
+                "win_rate_ci95": list(wilson_interval(wins, n)), "mean_points": mean, "mean_points_ci95": list(ci)}
+
+    n_seats = len(specs)
+    team_of_seat = {s: i for i, t in enumerate(teams) for s in t}
+    distinct = list(dict.fromkeys(specs))
+    agent_rows = []
+    for spec in distinct:
+        outcomes: list[float] = []
+        points: list[float] = []
+        for r in records:
+            # One observation per (game, team) the agent occupies: partners count once.
+            by_team: dict[int, list[int]] = {}
+            for seat in range(n_seats):
+                if specs[r.seat_agents[seat]] == spec:
+                    by_team.setdefault(team_of_seat[seat], []).append(seat)
+            for seats in by_team.values():
+                outcomes.append(r.outcomes[seats[0]])
+                points.append(sum(r.points[s] for s in seats) / len(seats))
+        agent_rows.append({"spec": spec, **block(outcomes, points)})
+    seat_rows = [{"seat": s, **block([r.outcomes[s] for r in records], [r.points[s] for r in records])}
+                 for s in range(n_seats)]
+    team_rows = [{"seats": list(t), **block([r.outcomes[t[0]] for r in records], [r.points[t[0]] for r in records])}
+                 for t in teams]
+    return {"agents": agent_rows, "seats": seat_rows, "teams": team_rows}
+
+
+def run(game_name: str, variant: dict[str, Any], specs: list[str], games: int, seed: int = 0, jobs: int = 0,
+        unit: str = "hand", progress: bool = False) -> dict[str, Any]:
+    """Run a tournament and return the JSON-ready summary."""
+    game = registry.create(game_name, variant)
+    variant = game.variant
+    if len(specs) != game.num_players:
+        raise GameError(f"{game_name} with this variant has {game.num_players} seats: give {game.num_players} "
+                        f"agent SPECs (got {len(specs)})")
+    for spec in specs:  # validate early, in the parent, with clear errors
+        agents.make(spec, game)
+    if unit not in ("hand", "match"):
+        raise GameError(f"--unit must be 'hand' or 'match', not {unit!r}")
+    arrangements = rotations(specs)
+    deals = max(1, math.ceil(games / len(arrangements)))
+    tasks = [(game_name, variant, specs, arr, unit, seed, d, r)
+             for d in range(deals) for r, arr in enumerate(arrangements)]
+    jobs = jobs or os.cpu_count() or 1
+    started = time.time()
+    records: list[GameRecord] = []
+
+    def report(done: int) -> None:
+        if progress:
+            rate = done / max(1e-9, time.time() - started)
+            print(f"\r{done}/{len(tasks)} games  {rate:.1f}/s", end="", file=sys.stderr, flush=True)
+
+    if jobs == 1 or len(tasks) == 1:
+        for i, t in enumerate(tasks):
+            records.append(_play_task(t))
+            if i % 10 == 9 or i + 1 == len(tasks):
+                report(i + 1)
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        with ctx.Pool(jobs) as pool:
+            chunk = max(1, min(50, len(tasks) // (jobs * 8)))
+            for i, rec in enumerate(pool.imap(_play_task, tasks, chunksize=chunk)):
+                records.append(rec)
+                if i % 10 == 9 or i + 1 == len(tasks):
+                    report(i + 1)
+    if progress:
+        print(file=sys.stderr)
+    out: dict[str, Any] = {"game": game_name, "variant": variant, "unit": unit, "games": len(records),
+                           "deals": deals, "rotations": len(arrangements), "seed": seed, "specs": specs,
+                           **summarize(records, specs, game.teams()),
+                           "mean_moves": sum(r.moves for r in records) / len(records),
+                           "seconds": round(time.time() - started, 3)}
+    return out
+
+
+def format_table(summary: dict[str, Any]) -> str:
+    """A plain-text table of the summary."""
+
+    def row(label: str, d: dict[str, Any]) -> str:
+        lo, hi = d["win_rate_ci95"]
+        plo, phi = d["mean_points_ci95"]
+        return (f"{label:<34} {d['games']:>7} {d['wins']:>7} {d['ties']:>6} {d['losses']:>7} "
+                f"{100 * d['win_rate']:>6.2f}% [{100 * lo:5.2f},{100 * hi:6.2f}] "
+                f"{d['mean_points']:>8.2f} [{plo:.2f}, {phi:.2f}]")
+
+    head = (f"{'':<34} {'games':>7} {'wins':>7} {'ties':>6} {'losses':>7} {'win rate [95% CI]':>24} "
+            f"{'mean points [95% CI]':>24}")
+    lines = [f"{summary['game']} {summary['variant']}  unit={summary['unit']}  games={summary['games']} "
+             f"seed={summary['seed']}", head]
+    lines += [row(f"agent {a['spec']}", a) for a in summary["agents"]]
+    lines += [row(f"seat {s['seat']}", s) for s in summary["seats"]]
+    if any(len(t["seats"]) > 1 for t in summary["teams"]):
+        lines += [row(f"team {'+'.join(map(str, t['seats']))}", t) for t in summary["teams"]]
+    return "\n".join(lines)
+
+
+def list_games() -> str:
+    lines = []
+    for name in registry.names():
+        try:
+            d = registry.describe(name)
+        except ImportError as e:
+            lines.append(f"{name}: not available ({e})")
+            continue
+        lines.append(f"{name} - {d['title']} ({d['deck']} deck)")
+        for o in d["options"]:
+            allowed = (f" choices: {', '.join(map(str, o['choices']))}" if "choices" in o
+                       else f" range: {o.get('min')}..{o.get('max')}" if "min" in o or "max" in o else "")
+            lines.append(f"    {o['name']:<22} {o['type']:<5} default {o['default']!r:<18}{allowed}  - {o['help']}")
+    return "\n".join(lines)
+
+
+def list_agents() -> str:
+    lines = []
+    for name in agents.AGENTS:
+        try:
+            d = agents.describe(name)
+        except GameError as e:
+            lines.append(f"{name}: not available ({e})")
+            continue
+        fair = "" if d["fair"] else "  [NOT FAIR: research baseline]"
+        games = d["games"] if d["games"] == "all" else ", ".join(d["games"])
+        lines.append(f"{name} - {d['description']} (games: {games}){fair}")
+        for p in d["params"]:
+            allowed = f" choices: {', '.join(map(str, p['choices']))}" if "choices" in p else ""
+            lines.append(f"    {p['name']:<18} {p['type']:<5} default {p['default']!r:<12}{allowed}  - {p['help']}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game")
+    parser.add_argument("--variant", nargs="*", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--agents", nargs="+", metavar="SPEC")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
+    parser.add_argument("--unit", choices=("hand", "match"), default="hand")
+    parser.add_argument("--json", metavar="PATH")
+    parser.add_argument("--list-games", action="store_true")
+    parser.add_argument("--list-agents", action="store_true")
+    parser.add_argument("--quiet", action="store_true", help="no progress line")
+    args = parser.parse_args(argv)
+    if args.list_games:
+        print(list_games())
+        return 0
+    if args.list_agents:
+        print(list_agents())
+        return 0
+    if not args.game or not args.agents:
+        parser.error("--game and --agents are required (or use --list-games / --list-agents)")
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    command = "python -m engine.arena " + " ".join(sys.argv[1:] if argv is None else argv)
+    try:
+        variant = registry.parse_variant(args.variant)
+        summary = run(args.game, variant, args.agents, args.games, args.seed, args.jobs, args.unit,
+                      progress=not args.quiet)
+    except GameError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    summary = {"command": command, **summary}
+    print(format_table(summary))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(summary, f, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
