@@ -7,12 +7,14 @@ continues exactly as the original would have.
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.game import StateFormatError
+from engine.game import Game, StateFormatError
 from engine.match import Match
+from engine.rng import derived_rng
 
 SESSION_VERSION = 1
 
@@ -60,6 +62,28 @@ class GameSession:
     undos_used: int = 0
     study: dict[str, Any] | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def start(cls, game: Game, seats: list[Seat], seed: int, **kwargs: Any) -> GameSession:
+        """A new session: ``Match.start(game, seed)`` with these seats (one per player)."""
+        if len(seats) != game.num_players:
+            raise ValueError(f"{game.name} needs {game.num_players} seats, got {len(seats)}")
+        return cls(Match.start(game, seed), list(seats), seed, **kwargs)
+
+    def ai_rng(self) -> random.Random:
+        """The random source of the AI move about to be made (same seed/hand/ply -> same stream)."""
+        return derived_rng(self.seed, "ai", self.match.hand_index, self.ply)
+
+    def apply(self, move: int) -> None:
+        """Validate and apply ``move`` to the current hand and record it (illegal: nothing changes)."""
+        self.match.state.apply(move)
+        self.record_move(move)
+
+    def next_hand(self) -> None:
+        """Score the finished hand and deal the next one (see :meth:`Match.next_hand`)."""
+        self.match.next_hand()
+        while len(self.moves) <= self.match.hand_index:
+            self.moves.append([])
 
     def record_move(self, move: int) -> None:
         """Note a move applied to the current hand (call after ``match.state.apply``)."""
