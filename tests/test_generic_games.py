@@ -1,0 +1,178 @@
+"""Generic tests run on every registered game and each of its example variants (OpenSpiel style).
+
+* random play: every move offered is legal and applies; illegal moves change nothing; states stay valid;
+* JSON round-trip and clone equality at every step; clones are independent;
+* observations: a determinized state gives the observer exactly the same observation, can be played to
+  the end, and keeps the observer's own cards;
+* matches add up.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine import registry
+from engine.determinize import determinize
+from engine.game import GameError, IllegalMoveError, StateFormatError, VariantError
+from engine.match import Match
+
+CASES = [(name, variant) for name in registry.available()
+         for variant in registry.game_class(name).example_variants]
+IDS = [f"{n}-{'-'.join(f'{k}={v}' for k, v in v.items()) or 'default'}" for n, v in CASES]
+
+
+def _random_playout(state, rng: random.Random, limit: int = 20_000) -> None:
+    steps = 0
+    while not state.is_terminal():
+        moves = state.legal_moves()
+        assert moves, "a non-terminal state must offer a move"
+        state.apply(moves[int(rng.random() * len(moves))])
+        steps += 1
+        assert steps < limit, "hand does not end"
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
+def test_random_play_json_clone_and_observations(name: str, variant: dict) -> None:
+    game = registry.create(name, variant)
+    rng = random.Random(1234)
+    for hand in range(3):
+        state = game.new_hand(rng, dealer=hand % game.num_players)
+        state.validate()
+        ply = 0
+        while not state.is_terminal():
+            seat = state.current_player
+            assert 0 <= seat < game.num_players
+            moves = state.legal_moves()
+            assert moves and len(set(moves)) == len(moves), "legal moves must be non-empty and distinct"
+            for m in moves[:3]:
+                assert state.illegal_reason(m) is None
+                assert state.parse_move(state.move_text(m)) == m, "notation must round-trip"
+            # JSON and clone equality.
+            text = state.to_json()
+            assert json.loads(text)["game"] == name
+            again = game.state_from_json(text)
+            assert again == state and again.to_json() == text
+            twin = state.clone()
+            assert twin == state
+            # Observations: determinizations agree with what the seat knows and play to the end.
+            if ply % 5 == 0:
+                obs = state.observation(seat)
+                obs.check()
+                assert obs == state.observation(seat)
+                for k in range(2):
+                    det = determinize(obs, random.Random(ply * 7 + k))
+                    det.validate()
+                    assert det.observation(seat) == obs, "a sample must be consistent with the observation"
+                    assert det.current_player == seat
+                    assert sorted(det.legal_moves()) == sorted(moves)
+                    _random_playout(det, random.Random(k))
+                    det.result()
+            move = moves[int(rng.random() * len(moves))]
+            state.apply(move)
+            # The clone taken before the move is independent of the original.
+            assert twin.to_json() == text
+            ply += 1
+        result = state.result()
+        assert len(result.points) == game.num_players
+        assert sorted(s for t in result.teams for s in t) == list(range(game.num_players))
+        assert set(result.winners) <= set(range(game.num_players))
+        json.dumps(result.to_dict())
+        assert state.legal_moves() == []
+        assert state.current_player == -1
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
+def test_illegal_moves_leave_the_state_unchanged(name: str, variant: dict) -> None:
+    game = registry.create(name, variant)
+    rng = random.Random(99)
+    state = game.new_hand(rng)
+    for _ in range(12):
+        if state.is_terminal():
+            break
+        legal = set(state.legal_moves())
+        before = state.to_json()
+        bad = [m for m in range(-3, 4 * 64) if m not in legal][:20] + [10**30, -(10**30)]
+        for m in bad:
+            reason = state.illegal_reason(m)
+            assert isinstance(reason, str) and reason, f"move {m} must be rejected with a reason"
+            with pytest.raises(IllegalMoveError):
+                state.apply(m)
+            assert state.to_json() == before
+        with pytest.raises(IllegalMoveError):
+            state.apply("7C")  # type: ignore[arg-type]
+        assert state.to_json() == before
+        state.apply(sorted(legal)[int(rng.random() * len(legal))])
+
+
+@pytest.mark.parametrize("name", registry.available())
+def test_bad_json_is_a_clear_error(name: str) -> None:
+    game = registry.create(name)
+    state = game.new_hand(random.Random(5))
+    good = json.loads(state.to_json())
+    bad_inputs = [
+        "", "{", "[]", "null", json.dumps({**good, "version": 999}), json.dumps({**good, "game": "chess"}),
+        json.dumps({**good, "state": {}}), json.dumps({**good, "state": None}),
+        json.dumps({**good, "state": {k: "garbage" for k in good["state"]}}),
+        json.dumps({**good, "state": {k: [10**40] for k in good["state"]}}),
+    ]
+    for text in bad_inputs:
+        with pytest.raises(StateFormatError):
+            game.state_from_json(text)
+
+
+@pytest.mark.parametrize("name", registry.available())
+def test_bad_variants_list_the_valid_options(name: str) -> None:
+    cls = registry.game_class(name)
+    with pytest.raises(VariantError) as err:
+        registry.create(name, {"no_such_option": 1})
+    for option in cls.options:
+        assert option.name in str(err.value)
+    for option in cls.options:
+        if option.choices:
+            with pytest.raises(VariantError) as err:
+                registry.create(name, {option.name: "surely-not-a-choice"})
+            assert str(option.choices[0]) in str(err.value)
+
+
+@pytest.mark.parametrize("name", registry.available())
+def test_matches_add_up(name: str) -> None:
+    game = registry.create(name)
+    for seed in range(2):
+        match = Match.start(game, seed)
+        rng = random.Random(seed)
+        hands = 0
+        while True:
+            _random_playout(match.state, rng)
+            match.finish_hand()
+            hands += 1
+            if match.over:
+                break
+            assert hands < 500, "match does not end"
+            saved = match.to_json()
+            assert Match.from_json(saved).to_json() == saved
+            match.next_hand()
+        totals = [0.0] * len(game.teams())
+        for r in match.hands:
+            totals = [t + p for t, p in zip(totals, game.match_points(r), strict=True)]
+        assert totals == pytest.approx(match.totals)
+        winners = match.winners()
+        assert winners, "a finished match has a winner"
+
+
+def test_unknown_game_lists_games() -> None:
+    with pytest.raises(VariantError) as err:
+        registry.create("chess")
+    assert "sueca" in str(err.value)
+
+
+def test_every_registered_game_is_available() -> None:
+    """A complete build implements every game in the registry."""
+    missing = sorted(set(registry.names()) - set(registry.available()))
+    assert not missing, f"games without a module: {missing}"
+
+
+def test_errors_are_game_errors() -> None:
+    assert issubclass(IllegalMoveError, GameError) and issubclass(StateFormatError, GameError)
