@@ -1,0 +1,97 @@
+"""The arena CLI: seat rotation over duplicate deals, determinism across --jobs, statistics, errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine import arena
+
+
+def test_rotations_deduplicate_identical_arrangements() -> None:
+    assert arena.rotations(["a", "b", "a", "b"]) == [[0, 1, 2, 3], [3, 0, 1, 2]]
+    assert arena.rotations(["r", "r", "r", "r"]) == [[0, 1, 2, 3]]
+    four = arena.rotations(["x", "y", "y", "y"])
+    assert len(four) == 4 and sorted(arr.index(0) for arr in four) == [0, 1, 2, 3]
+
+
+def test_wilson_interval_contains_the_rate_and_shrinks() -> None:
+    lo, hi = arena.wilson_interval(50, 100)
+    assert lo < 0.5 < hi
+    lo2, hi2 = arena.wilson_interval(500, 1000)
+    assert hi2 - lo2 < hi - lo
+    assert arena.wilson_interval(0, 10)[0] == 0.0 and arena.wilson_interval(10, 10)[1] == pytest.approx(1.0)
+
+
+def test_mean_interval() -> None:
+    m, (lo, hi) = arena.mean_interval([1.0, 2.0, 3.0, 4.0])
+    assert m == 2.5 and lo < 2.5 < hi
+
+
+def test_same_seed_same_result_whatever_jobs() -> None:
+    one = arena.run("sueca", {}, ["random"] * 4, games=12, seed=3, jobs=1)
+    two = arena.run("sueca", {}, ["random"] * 4, games=12, seed=3, jobs=2)
+    for key in ("agents", "seats", "teams", "mean_moves"):
+        assert one[key] == two[key]
+    other = arena.run("sueca", {}, ["random"] * 4, games=12, seed=4, jobs=1)
+    assert other["seats"] != one["seats"]
+
+
+def test_every_agent_plays_every_seat_on_the_same_deals() -> None:
+    out = arena.run("sueca", {"target": 0}, ["random", "random:", "random", "random:"], games=6, seed=1, jobs=1)
+    # "random" and "random:" are distinct specs: two rotations per deal, each deal played from both sides.
+    assert out["rotations"] == 2 and out["deals"] == 3 and out["games"] == 6
+    a, b = out["agents"]
+    assert a["games"] == b["games"] == 6
+    # Same deals from both sides: team points of the two specs sum to 120 per game.
+    assert a["mean_points"] + b["mean_points"] == pytest.approx(120.0)
+    assert a["wins"] + a["ties"] + a["losses"] == 6
+
+
+def test_hand_mode_dealer_is_the_last_seat_and_points_add_up() -> None:
+    out = arena.run("sueca", {}, ["random"] * 4, games=20, seed=9, jobs=1)
+    t02, t13 = out["teams"]
+    assert t02["seats"] == [0, 2]
+    assert t02["mean_points"] + t13["mean_points"] == pytest.approx(120.0)
+    assert t02["wins"] == t13["losses"] and t02["ties"] == t13["ties"]
+
+
+def test_match_mode_plays_to_the_target() -> None:
+    out = arena.run("sueca", {"target": 4}, ["random"] * 4, games=4, seed=2, jobs=1, unit="match")
+    for team in out["teams"]:
+        assert team["games"] == 4
+    assert max(t["mean_points"] for t in out["teams"]) >= 4
+
+
+def test_cli_writes_json_with_the_documented_shape(tmp_path, capsys) -> None:
+    path = tmp_path / "out.json"
+    code = arena.main(["--game", "sueca", "--agents", "random", "random", "random", "random", "--games", "4",
+                       "--seed", "1", "--jobs", "1", "--json", str(path), "--quiet"])
+    assert code == 0
+    data = json.loads(path.read_text())
+    for key in ("command", "game", "variant", "unit", "games", "seed", "agents", "seats", "teams"):
+        assert key in data
+    for key in ("spec", "games", "wins", "ties", "losses", "win_rate", "win_rate_ci95", "mean_points",
+                "mean_points_ci95"):
+        assert key in data["agents"][0]
+    assert "agent random" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--game", "chess", "--agents", "random"], "unknown game"),
+    (["--game", "sueca", "--agents", "random"], "4 seats"),
+    (["--game", "sueca", "--agents", "nobody", "random", "random", "random"], "unknown agent"),
+    (["--game", "sueca", "--variant", "target=x", "--agents", "random", "random", "random", "random"], "target"),
+    (["--game", "sueca", "--agents", "random:depth=3", "random", "random", "random"], "unknown parameter"),
+])
+def test_cli_errors_are_clear(argv, message, capsys) -> None:
+    assert arena.main(argv + ["--quiet"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_list_games_and_agents(capsys) -> None:
+    assert arena.main(["--list-games"]) == 0
+    assert "trump_card" in capsys.readouterr().out
+    assert arena.main(["--list-agents"]) == 0
+    assert "random" in capsys.readouterr().out
