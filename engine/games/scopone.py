@@ -1,0 +1,637 @@
+"""Scopone (4 players, seats 0+2 vs 1+3) and 2-player Scopa on the 40-card Italian deck.
+
+Rules: ``RULES.md`` (Scopone); background seeds/002 chapter 3. Seats are in play order, so the
+counter-clockwise play of the real game is just "next seat". The dealer's side is the *deck team*, the
+other side the *hand team*; eldest hand (dealer + 1) leads. Default FIGS deal: 9 cards each and 4 face up
+on the table, dealt again (same dealer) while 3 or 4 Kings lie on the table. Capture values: A=1 .. 7=7,
+J=8, H(orse)=9, K=10.
+
+**Moves.** A move is one ``int``: ``card | (captured << 6)`` where ``card`` is the played card's index
+(0..39) and ``captured`` the bitmask of the table cards it takes (0 = the card is laid on the table).
+Notation: ``7D`` lays the Seven of Coins; ``7Dx3C+4S`` plays it and captures 3C and 4S. ``parse_move``
+also accepts spaces or commas between the captured cards, and a bare card when that card has exactly one
+legal move (e.g. ``7D`` when its only capture is ``7Dx7C``).
+
+**Capture rules** (the legal moves list every allowed capture set): a table card equal in value to the
+played card must be taken in preference to any sum (several equal cards: the player picks one);
+otherwise any set of table cards summing to its value; a card that could capture may not be laid.
+Clearing the table is a *scopa* except on the hand's very last play. Cards left on the table at the end go
+to the side that captured last (not a scopa).
+
+**Variants** (options): ``scopone_a_10`` (10 each, none on the table), ``napola`` (A-2-3 of coins scores
+the length of the run of coins from the Ace, 3..10), ``ace_sweep`` = ``assi`` (Scopa d'Assi / Asso piglia
+tutto: an Ace takes the whole table, not a scopa; with an Ace on the table it takes only an Ace) or
+``sbarazzino`` (the same, but the sweep is a scopa), ``re_bello`` (King of coins +1), ``scopa_a_15``
+(capture sets that sum to 15 together with the played card, instead of equal/sum captures; an Ace under
+``ace_sweep`` still sweeps), ``scopa_a_perdere`` (the lower score wins hands and the match; a match ends when
+a side reaches the target), ``capture_choice`` = ``fewest`` (among several sum captures the one with the
+fewest cards must be taken), ``target`` (11, 16, 21, 31 or any; 0 = one hand). A tie at or above the target
+plays on; when both sides pass the target the higher total wins.
+
+**Scopa** (2 players, class :class:`Scopa`): 3 cards each and 4 on the table; whenever both hands are empty
+3 more each are dealt from the stock (eldest first) until the pack is out. The stock is a hidden ordered
+slot in observations.
+
+**Observations.** Other hands (and the Scopa stock) are hidden; the table, every played card and capture
+(so which cards each side has taken) and the scope are public.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from engine.cards import ITALIAN40, NotationError, bits, popcount
+from engine.game import Game, GameState, HandResult, Option, StateFormatError
+from engine.observation import HiddenSlot, Observation
+
+CARD_BITS = 6
+CARD_MASK = (1 << CARD_BITS) - 1
+DECK = ITALIAN40
+NUM_CARDS = 40
+COINS = 0
+COIN_MASK = DECK.suit_mask(COINS)
+SETTEBELLO = DECK.parse("7D")
+RE_BELLO = DECK.parse("KD")
+KING_MASK = sum(1 << DECK.card(s, 9) for s in range(4))
+ACE_MASK = sum(1 << DECK.card(s, 0) for s in range(4))
+VALUE: list[int] = [c % 10 + 1 for c in range(NUM_CARDS)]
+"""Capture value of each card: A=1 .. 7=7, J=8, H=9, K=10."""
+PRIMIERA_BY_RANK = (16, 12, 13, 14, 15, 18, 21, 10, 10, 10)
+PRIMIERA: list[int] = [PRIMIERA_BY_RANK[c % 10] for c in range(NUM_CARDS)]
+VALUE_MASK: list[int] = [sum(1 << DECK.card(s, v - 1) for s in range(4)) if v else 0 for v in range(11)]
+"""Cards of each capture value 1..10 (index 0 unused)."""
+HIDDEN = -1
+"""An unknown card in a masked stock."""
+
+
+def make_move(card: int, captured: int = 0) -> int:
+    """Encode a move: the played card and the bitmask of captured table cards."""
+    return card | captured << CARD_BITS
+
+
+def move_card(move: int) -> int:
+    return move & CARD_MASK
+
+
+def move_captured(move: int) -> int:
+    return move >> CARD_BITS
+
+
+def subsets_with_sum(table: int, target: int) -> list[int]:
+    """Every subset (bitmask) of the ``table`` cards whose capture values sum to ``target``.
+
+    Depth-first search over the cards in decreasing value, pruned by the remaining sum and by the
+    total of the cards still available; works for any table size.
+    """
+    if target <= 0:
+        return []
+    cards = bits(table)
+    cards.sort(key=VALUE.__getitem__, reverse=True)
+    vals = [VALUE[c] for c in cards]
+    n = len(cards)
+    suffix = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + vals[i]
+    out: list[int] = []
+
+    def rec(i: int, remaining: int, mask: int) -> None:
+        while i < n and vals[i] > remaining:
+            i += 1
+        if suffix[i] < remaining:
+            return
+        c = cards[i]
+        rest = remaining - vals[i]
+        if rest == 0:
+            out.append(mask | 1 << c)
+        else:
+            rec(i + 1, rest, mask | 1 << c)
+        if i + 1 < n:
+            rec(i + 1, remaining, mask)
+
+    if n:
+        rec(0, target, 0)
+    return out
+
+
+class Scopone(Game):
+    """Scopone scientifico for 4 players in two partnerships (seats 0+2 vs 1+3)."""
+
+    name = "scopone"
+    title = "Scopone"
+    deck = ITALIAN40
+    players: ClassVar[int] = 4
+    hand_size: ClassVar[int] = 9
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("target", 11, "points that win the match (usually 11, 16, 21 or 31; 0 = a single hand)",
+               type=int, min=0, max=100),
+        Option("scopone_a_10", False, "Scopone a 10: 10 cards each and none on the table"),
+        Option("napola", False, "Napola: A-2-3 of coins scores the length of the coin run from the Ace"),
+        Option("ace_sweep", "off", "an Ace takes the whole table (assi: not a scopa; sbarazzino: a scopa); "
+               "with an Ace on the table it takes only an Ace", choices=("off", "assi", "sbarazzino")),
+        Option("re_bello", False, "Re bello: the King of coins is worth 1 point"),
+        Option("scopa_a_15", False, "Scopa a 15: capture sets summing to 15 together with the played card"),
+        Option("scopa_a_perdere", False, "Scopa a perdere: the lower score wins"),
+        Option("capture_choice", "any", "which sum capture a player may choose: any, or one with the fewest "
+               "cards", choices=("any", "fewest")),
+    )
+    example_variants: ClassVar[tuple[dict[str, Any], ...]] = (
+        {}, {"target": 0, "scopone_a_10": True, "napola": True, "ace_sweep": "assi"},
+        {"ace_sweep": "sbarazzino", "re_bello": True, "capture_choice": "fewest", "target": 16},
+        {"scopa_a_15": True, "target": 21}, {"scopa_a_perdere": True, "target": 31, "napola": True},
+    )
+
+    def __init__(self, variant: dict[str, Any] | None = None) -> None:
+        super().__init__(variant)
+        v = self.variant
+        self.ace_sweep: str = v["ace_sweep"]
+        self.scopa_15: bool = v["scopa_a_15"]
+        self.fewest: bool = v["capture_choice"] == "fewest"
+        self._capture_cache: dict[tuple[int, int], tuple[int, ...]] = {}
+
+    @property
+    def num_players(self) -> int:
+        return self.players
+
+    def teams(self) -> list[tuple[int, ...]]:
+        return [(0, 2), (1, 3)]
+
+    def state_class(self) -> type[ScoponeState]:
+        return ScoponeState
+
+    def lower_is_better(self) -> bool:
+        return bool(self.variant["scopa_a_perdere"])
+
+    def deal_sizes(self) -> tuple[int, int]:
+        """(cards per hand, cards on the table) of the first deal."""
+        if self.variant.get("scopone_a_10"):
+            return 10, 0
+        return self.hand_size, 4
+
+    def new_hand(self, rng: random.Random, dealer: int = -1, hand_index: int = 0,
+                 match_scores: list[float] | None = None) -> ScoponeState:
+        n = self.players
+        dealer = n - 1 if dealer < 0 else dealer
+        if not 0 <= dealer < n:
+            raise ValueError(f"dealer seat {dealer} out of range 0..{n - 1}")
+        per_hand, on_table = self.deal_sizes()
+        while True:
+            cards = list(range(NUM_CARDS))
+            rng.shuffle(cards)
+            table = sum(1 << c for c in cards[:on_table])
+            if popcount(table & KING_MASK) < 3:
+                break
+        hands = [0] * n
+        pos = on_table
+        for i in range(n):
+            seat = (dealer + 1 + i) % n
+            hands[seat] = sum(1 << c for c in cards[pos:pos + per_hand])
+            pos += per_hand
+        stock = cards[pos:]
+        return ScoponeState(self, hands, table, dealer, stock)
+
+    # --- capture rules ----------------------------------------------------------------------------
+    def captures(self, table: int, card: int) -> tuple[int, ...]:
+        """Every capture set ``card`` may take from ``table`` (empty: it can only be laid)."""
+        value = VALUE[card]
+        key = (table, value)
+        cached = self._capture_cache.get(key)
+        if cached is not None:
+            return cached
+        result = self._compute_captures(table, value)
+        if len(self._capture_cache) > 200_000:
+            self._capture_cache.clear()
+        self._capture_cache[key] = result
+        return result
+
+    def _compute_captures(self, table: int, value: int) -> tuple[int, ...]:
+        if not table:
+            return ()
+        if value == 1 and self.ace_sweep != "off":
+            aces = table & ACE_MASK
+            if aces:
+                return tuple(1 << c for c in bits(aces))
+            return (table,)
+        if self.scopa_15:
+            sets = subsets_with_sum(table, 15 - value)
+        else:
+            equal = table & VALUE_MASK[value]
+            if equal:
+                return tuple(1 << c for c in bits(equal))
+            sets = subsets_with_sum(table, value)
+        if self.fewest and len(sets) > 1:
+            least = min(popcount(s) for s in sets)
+            sets = [s for s in sets if popcount(s) == least]
+        return tuple(sorted(sets))
+
+    def is_sweep(self, card: int, captured: int) -> bool:
+        """An Ace sweep under ``ace_sweep`` (an Ace capture that takes no Ace)."""
+        return self.ace_sweep != "off" and VALUE[card] == 1 and not captured & ACE_MASK
+
+    # --- scoring ----------------------------------------------------------------------------------
+    def side_points(self, captured: list[int], scope: list[int]) -> dict[str, Any]:
+        """The per-side breakdown of a finished hand (see :meth:`ScoponeState.result`)."""
+        v = self.variant
+        cards = [popcount(m) for m in captured]
+        coins = [popcount(m & COIN_MASK) for m in captured]
+        sette = [bool(m >> SETTEBELLO & 1) for m in captured]
+        prim = [[max((PRIMIERA[c] for c in bits(m & DECK.suit_mask(s))), default=0) for s in range(4)]
+                for m in captured]
+        complete = [all(p) for p in prim]
+        totals = [sum(p) for p in prim]
+        pts: dict[str, list[int]] = {
+            "cards": _more(cards), "coins": _more(coins), "settebello": [int(x) for x in sette]}
+        if complete[0] and complete[1]:
+            pts["primiera"] = _more(totals)
+        else:
+            pts["primiera"] = [int(complete[0] and not complete[1]), int(complete[1] and not complete[0])]
+        pts["scope"] = list(scope)
+        napola = [napola_length(m) for m in captured]
+        if v["napola"]:
+            pts["napola"] = list(napola)
+        if v["re_bello"]:
+            pts["re_bello"] = [int(bool(m >> RE_BELLO & 1)) for m in captured]
+        total = [sum(p[i] for p in pts.values()) for i in range(2)]
+        return {"cards": cards, "coins": coins, "settebello": sette, "primiera": prim,
+                "primiera_total": totals, "primiera_complete": complete, "scope": list(scope),
+                "napola": napola if v["napola"] else [0, 0],
+                "re_bello": [bool(m >> RE_BELLO & 1) for m in captured] if v["re_bello"] else [False, False],
+                "points": pts, "total": total}
+
+
+def _more(values: list[int]) -> list[int]:
+    """1 point to the side with strictly more, none on a tie."""
+    return [int(values[0] > values[1]), int(values[1] > values[0])]
+
+
+def napola_length(captured: int) -> int:
+    """Napola value of a side's cards: the length of the run of coins from the Ace if it is 3+, else 0."""
+    run = 0
+    while run < 10 and captured >> DECK.card(COINS, run) & 1:
+        run += 1
+    return run if run >= 3 else 0
+
+
+class Scopa(Scopone):
+    """2-player Scopa: 3 cards each and 4 on the table, 3 more each from the stock when hands are empty."""
+
+    name = "scopa"
+    title = "Scopa"
+    players = 2
+    hand_size = 3
+    options = tuple(o for o in Scopone.options if o.name != "scopone_a_10")
+    example_variants: ClassVar[tuple[dict[str, Any], ...]] = (
+        {}, {"target": 0, "napola": True, "ace_sweep": "assi", "capture_choice": "fewest"},
+        {"ace_sweep": "sbarazzino", "re_bello": True, "scopa_a_perdere": True},
+        {"scopa_a_15": True, "target": 21},
+    )
+
+    def teams(self) -> list[tuple[int, ...]]:
+        return [(0,), (1,)]
+
+
+class ScoponeState(GameState):
+    """A Scopone/Scopa hand in progress (mutable; :meth:`clone` is cheap)."""
+
+    __slots__ = ("game", "hands", "hand_counts", "table", "captured", "scope", "last_capturer", "current",
+                 "dealer", "plays", "total_plays", "stock", "history")
+    game: Scopone
+
+    def __init__(self, game: Scopone, hands: list[int], table: int, dealer: int, stock: list[int]) -> None:
+        self.game = game
+        self.hands = hands
+        self.hand_counts = [popcount(h) for h in hands]
+        self.table = table
+        self.captured = [0, 0]
+        self.scope = [0, 0]
+        self.last_capturer = -1
+        self.dealer = dealer
+        self.current = (dealer + 1) % len(hands)
+        self.plays = 0
+        self.total_plays = NUM_CARDS - popcount(table)
+        self.stock = stock
+        self.history: list[tuple[int, int]] = []
+
+    # --- basics -----------------------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return len(self.hands)
+
+    @property
+    def current_player(self) -> int:
+        return -1 if self.plays >= self.total_plays else self.current
+
+    def is_terminal(self) -> bool:
+        return self.plays >= self.total_plays
+
+    def side_of(self, seat: int) -> int:
+        """Side index (0 or 1) of a seat: seats 0+2 are side 0 in Scopone."""
+        return seat & 1
+
+    @property
+    def hand_team(self) -> int:
+        """The side of eldest hand (the leading side)."""
+        return self.side_of((self.dealer + 1) % self.num_players)
+
+    @property
+    def deck_team(self) -> int:
+        """The dealer's side."""
+        return self.side_of(self.dealer)
+
+    def clone(self) -> ScoponeState:
+        o = object.__new__(ScoponeState)
+        o.game = self.game
+        o.hands = self.hands[:]
+        o.hand_counts = self.hand_counts[:]
+        o.table = self.table
+        o.captured = self.captured[:]
+        o.scope = self.scope[:]
+        o.last_capturer = self.last_capturer
+        o.current = self.current
+        o.dealer = self.dealer
+        o.plays = self.plays
+        o.total_plays = self.total_plays
+        o.stock = self.stock[:]
+        o.history = self.history[:]
+        return o
+
+    # --- rules ------------------------------------------------------------------------------------
+    def legal_moves(self) -> list[int]:
+        if self.plays >= self.total_plays:
+            return []
+        table = self.table
+        captures = self.game.captures
+        out: list[int] = []
+        hand = self.hands[self.current]
+        while hand:
+            low = hand & -hand
+            card = low.bit_length() - 1
+            hand ^= low
+            sets = captures(table, card)
+            if sets:
+                for s in sets:
+                    out.append(card | s << CARD_BITS)
+            else:
+                out.append(card)
+        return out
+
+    def do(self, move: int) -> None:
+        seat = self.current
+        card = move & CARD_MASK
+        cap = move >> CARD_BITS
+        self.hands[seat] &= ~(1 << card)
+        self.hand_counts[seat] -= 1
+        self.plays += 1
+        self.history.append((seat, move))
+        last = self.plays >= self.total_plays
+        if cap:
+            side = seat & 1
+            self.table &= ~cap
+            self.captured[side] |= cap | 1 << card
+            self.last_capturer = seat
+            if not self.table and not last:
+                if self.game.ace_sweep != "assi" or not self.game.is_sweep(card, cap):
+                    self.scope[side] += 1
+        else:
+            self.table |= 1 << card
+        n = len(self.hands)
+        if last:
+            if self.table and self.last_capturer >= 0:
+                self.captured[self.last_capturer & 1] |= self.table
+                self.table = 0
+            return
+        self.current = (seat + 1) % n
+        if self.stock and not any(self.hand_counts):
+            self._deal_from_stock()
+
+    def _deal_from_stock(self) -> None:
+        n = len(self.hands)
+        per = self.game.hand_size
+        for i in range(n):
+            seat = (self.dealer + 1 + i) % n
+            for _ in range(per):
+                self.hands[seat] |= 1 << self.stock.pop()
+            self.hand_counts[seat] += per
+
+    def would_be_scopa(self, move: int) -> bool:
+        """Whether ``move`` clears the table for a scopa (used by the UI and agents)."""
+        cap = move >> CARD_BITS
+        if not cap or self.table & ~cap or self.plays + 1 >= self.total_plays:
+            return False
+        return self.game.ace_sweep != "assi" or not self.game.is_sweep(move & CARD_MASK, cap)
+
+    # --- result -----------------------------------------------------------------------------------
+    def result(self) -> HandResult:
+        if not self.is_terminal():
+            raise ValueError("the hand is not over")
+        b = self.game.side_points(self.captured, self.scope)
+        total = b["total"]
+        teams = self.game.teams()
+        lower = self.game.lower_is_better()
+        if total[0] == total[1]:
+            winners: list[int] = []
+        else:
+            best = 0 if (total[0] < total[1]) == lower else 1
+            winners = list(teams[best])
+        b["hand_team"] = self.hand_team
+        b["deck_team"] = self.deck_team
+        b["sides"] = [list(t) for t in teams]
+        points = [float(total[self.side_of(s)]) for s in range(self.num_players)]
+        return HandResult(points=points, teams=teams, team_points=[float(t) for t in total],
+                          winners=winners, breakdown=b, lower_is_better=lower)
+
+    # --- information ------------------------------------------------------------------------------
+    def observation(self, seat: int) -> Observation:
+        masked = self.clone()
+        unknown = 0
+        slots: list[HiddenSlot] = []
+        hidden_sets: list[tuple[str, int, int, bool]] = []
+        for s in range(self.num_players):
+            if s != seat:
+                masked.hands[s] = 0
+                if self.hands[s]:
+                    unknown |= self.hands[s]
+                    hidden_sets.append((f"hand{s}", s, popcount(self.hands[s]), False))
+        if self.stock:
+            stock_mask = sum(1 << c for c in self.stock if c >= 0)
+            unknown |= stock_mask
+            masked.stock = [HIDDEN] * len(self.stock)
+            hidden_sets.append(("stock", -1, len(self.stock), True))
+        for name, owner, count, ordered in hidden_sets:
+            slots.append(HiddenSlot(name, owner, count, unknown, ordered))
+        return Observation(seat, masked, unknown, slots)
+
+    def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random) -> None:
+        for slot, cards in zip(slots, assignment, strict=True):
+            if slot.name == "stock":
+                stock = bits(cards)
+                rng.shuffle(stock)
+                self.stock = stock
+            else:
+                self.hands[slot.owner] |= cards
+
+    # --- notation ---------------------------------------------------------------------------------
+    def move_text(self, move: int) -> str:
+        card = move & CARD_MASK
+        cap = move >> CARD_BITS
+        text = DECK.text(card)
+        if cap:
+            text += "x" + "+".join(DECK.text(c) for c in bits(cap))
+        return text
+
+    def describe_move(self, move: int) -> str:
+        card = move & CARD_MASK
+        cap = move >> CARD_BITS
+        if not cap:
+            return f"lays {DECK.long_name(card)}"
+        text = f"plays {DECK.long_name(card)} taking {', '.join(DECK.long_name(c) for c in bits(cap))}"
+        return text + (" (scopa!)" if self.would_be_scopa(move) else "")
+
+    def parse_move(self, text: str) -> int:
+        raw = text
+        text = text.strip()
+        if not text:
+            raise NotationError("empty move: expected e.g. '7D' or '7Dx3C+4S'")
+        head, sep, tail = text.replace("X", "x").partition("x")
+        card = DECK.parse(head)
+        if sep:
+            cap = DECK.parse_set(tail.replace("+", " "))
+            if not cap:
+                raise NotationError(f"bad move {raw!r}: no captured cards after 'x'")
+            return make_move(card, cap)
+        if not self.is_terminal() and self.hands[self.current] >> card & 1:
+            options = self.game.captures(self.table, card)
+            if len(options) == 1:
+                return make_move(card, options[0])
+        return make_move(card)
+
+    def illegal_reason(self, move: int) -> str | None:
+        if self.is_terminal():
+            return "the hand is over"
+        if isinstance(move, bool) or not isinstance(move, int):
+            return f"a move must be an int, not {type(move).__name__}"
+        if move < 0:
+            return f"{move} is not a move"
+        card = move & CARD_MASK
+        cap = move >> CARD_BITS
+        if card >= NUM_CARDS:
+            return f"{card} is not a card of the {DECK.name} deck"
+        name = DECK.text(card)
+        if not self.hands[self.current] >> card & 1:
+            return f"{name} is not in seat {self.current}'s hand"
+        if cap >> NUM_CARDS or cap & ~self.table:
+            off = cap & ~self.table & DECK.full_mask
+            return f"{DECK.set_text(off) or 'those cards'} {'is' if popcount(off) == 1 else 'are'} " \
+                   "not on the table"
+        options = self.game.captures(self.table, card)
+        if (cap in options) if options else cap == 0:
+            return None
+        if not options:
+            return f"{name} cannot capture {DECK.set_text(cap)}: it captures nothing here, so it is laid"
+        example = self.move_text(make_move(card, options[0]))
+        if cap == 0:
+            return f"{name} can capture (e.g. {example}): a card that can capture may not be laid"
+        g = self.game
+        if VALUE[card] == 1 and g.ace_sweep != "off":
+            if self.table & ACE_MASK:
+                return f"an Ace on the table must be taken by {name}, alone (e.g. {example})"
+            return f"{name} sweeps the whole table: {example}"
+        total = sum(VALUE[c] for c in bits(cap))
+        if g.scopa_15:
+            return f"{name} and {DECK.set_text(cap)} sum to {total + VALUE[card]}, not 15"
+        equal = self.table & VALUE_MASK[VALUE[card]]
+        if equal:
+            return f"{name} must take a single card of equal value ({DECK.set_text(equal)}) before any sum"
+        if total != VALUE[card]:
+            return f"{DECK.set_text(cap)} sum to {total}, not {VALUE[card]} ({name})"
+        if g.fewest:
+            return f"{name} must capture with the fewest cards (e.g. {example})"
+        return f"{self.move_text(move)} is not a legal capture"
+
+    # --- JSON -------------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hands": [DECK.set_text(h) for h in self.hands],
+            "hand_counts": list(self.hand_counts),
+            "table": DECK.set_text(self.table),
+            "captured": [DECK.set_text(m) for m in self.captured],
+            "scope": list(self.scope),
+            "last_capturer": self.last_capturer,
+            "current": self.current,
+            "dealer": self.dealer,
+            "plays": self.plays,
+            "total_plays": self.total_plays,
+            "stock": ["??" if c < 0 else DECK.text(c) for c in self.stock],
+            "history": [[s, self.history_text(m)] for s, m in self.history],
+        }
+
+    @staticmethod
+    def history_text(move: int) -> str:
+        card = move & CARD_MASK
+        cap = move >> CARD_BITS
+        return DECK.text(card) + ("x" + "+".join(DECK.text(c) for c in bits(cap)) if cap else "")
+
+    @classmethod
+    def from_dict(cls, game: Scopone, d: dict[str, Any]) -> ScoponeState:
+        s = object.__new__(cls)
+        s.game = game
+        try:
+            s.hands = [DECK.parse_set(h) for h in d["hands"]]
+            s.hand_counts = [_int(x, "hand_counts") for x in d["hand_counts"]]
+            s.table = DECK.parse_set(d["table"])
+            s.captured = [DECK.parse_set(m) for m in d["captured"]]
+            s.scope = [_int(x, "scope") for x in d["scope"]]
+            s.last_capturer = _int(d["last_capturer"], "last_capturer")
+            s.current = _int(d["current"], "current")
+            s.dealer = _int(d["dealer"], "dealer")
+            s.plays = _int(d["plays"], "plays")
+            s.total_plays = _int(d["total_plays"], "total_plays")
+            s.stock = [HIDDEN if c == "??" else DECK.parse(c) for c in d["stock"]]
+            s.history = []
+            for seat, text in d["history"]:
+                head, _, tail = str(text).partition("x")
+                s.history.append((_int(seat, "history seat"),
+                                  make_move(DECK.parse(head), DECK.parse_set(tail.replace("+", " ")))))
+        except NotationError as e:
+            raise StateFormatError(f"bad card in scopone state: {e}") from None
+        return s
+
+    def validate(self) -> None:
+        n = self.game.num_players
+        if len(self.hands) != n or len(self.hand_counts) != n:
+            raise StateFormatError(f"state has {len(self.hands)} hands but {self.game.name} has {n} players")
+        if len(self.captured) != 2 or len(self.scope) != 2:
+            raise StateFormatError("captured and scope must have one entry per side")
+        for name, v in (("current", self.current), ("dealer", self.dealer)):
+            if not 0 <= v < n:
+                raise StateFormatError(f"{name} seat {v} out of range 0..{n - 1}")
+        if not -1 <= self.last_capturer < n:
+            raise StateFormatError(f"last_capturer {self.last_capturer} out of range")
+        if not 0 <= self.plays <= self.total_plays <= NUM_CARDS or any(x < 0 for x in self.scope):
+            raise StateFormatError("bad play counters")
+        seen = 0
+        for m in self.hands + self.captured + [self.table] + [1 << c for c in self.stock if c >= 0]:
+            if seen & m:
+                raise StateFormatError("a card appears in two places")
+            seen |= m
+        for s in range(n):
+            if self.hand_counts[s] < popcount(self.hands[s]):
+                raise StateFormatError(f"seat {s} holds more cards than its hand count")
+        hidden = sum(self.hand_counts) - sum(popcount(h) for h in self.hands)
+        hidden += sum(1 for c in self.stock if c < 0)
+        if popcount(seen) + hidden != NUM_CARDS:
+            raise StateFormatError(f"cards do not add up to {NUM_CARDS}")
+
+    def __repr__(self) -> str:
+        return (f"ScoponeState(table={DECK.set_text(self.table)!r}, current={self.current}, "
+                f"plays={self.plays}/{self.total_plays})")
+
+
+def _int(x: Any, what: str) -> int:
+    if isinstance(x, bool) or not isinstance(x, int):
+        raise StateFormatError(f"{what} must be an integer, got {x!r}")
+    return x
+
+
+__all__ = ["Scopone", "Scopa", "ScoponeState", "make_move", "move_card", "move_captured", "subsets_with_sum",
+           "napola_length"]
