@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,6 +63,8 @@ class GameSession:
     undos_used: int = 0
     study: dict[str, Any] | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    session_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    """Identifies the match across saves, so a finished game is recorded only once."""
 
     @classmethod
     def start(cls, game: Game, seats: list[Seat], seed: int, **kwargs: Any) -> GameSession:
@@ -100,7 +103,7 @@ class GameSession:
         return {"format": "cardtable-session", "version": SESSION_VERSION, "match": self.match.to_dict(),
                 "seats": [s.to_dict() for s in self.seats], "seed": self.seed, "started_at": self.started_at,
                 "moves": self.moves, "hints_used": self.hints_used, "undos_used": self.undos_used,
-                "study": self.study, "meta": self.meta}
+                "study": self.study, "meta": self.meta, "session_id": self.session_id}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameSession:
@@ -114,8 +117,15 @@ class GameSession:
             if len(seats) != match.game.num_players:
                 raise StateFormatError("seat count does not match the game")
             moves = [[int(m) for m in hand] for hand in d["moves"]]
+            study = d.get("study")
+            if study is not None and not isinstance(study, dict):
+                raise StateFormatError("study must be an object or null")
+            session_id = d.get("session_id") or f"{int(d['seed'])}-{float(d['started_at'])!r}"
+            if not isinstance(session_id, str) or len(session_id) > 200:
+                raise StateFormatError("bad session_id")
             return cls(match, seats, int(d["seed"]), float(d["started_at"]), moves,
-                       int(d["hints_used"]), int(d["undos_used"]), d.get("study"), dict(d.get("meta") or {}))
+                       int(d["hints_used"]), int(d["undos_used"]), study, dict(d.get("meta") or {}),
+                       session_id)
         except StateFormatError:
             raise
         except Exception as e:  # noqa: BLE001 - malformed input becomes a clear error
