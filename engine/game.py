@@ -68,6 +68,10 @@ class Option:
                 if isinstance(value, float) and not value.is_integer():
                     raise ValueError(value)
                 value = int(value)
+            elif typ is float:
+                if isinstance(value, bool):
+                    raise ValueError(value)
+                value = float(value)
             elif typ is str:
                 if not isinstance(value, str):
                     raise ValueError(value)
