@@ -1,0 +1,121 @@
+"""Small pluggable registries through which games and rule-based players give knowledge to the search.
+
+The search itself never special-cases a game. A game (or the module of its rule-based players) registers:
+
+* simulation policies: ``register_policy(game, name, fn)`` with ``fn(state, rng) -> move`` (e.g. Scopone
+  ``greedy``); ISMCTS uses them with ``sim=NAME`` (seeds/002 chapter 5 simulation strategies).
+* belief matrices for biased determinization: ``register_bias(game, name, fn)`` with ``fn(obs) -> ndarray``
+  of shape (slots, deck size) (seeds/001 chapter 5, seeds/002 5.6); used with ``bias=NAME``.
+* move handlers: ``register_move_handler(game, name, fn)`` with ``fn(state, move) -> key`` grouping moves
+  into tree branches (seeds/002 move handlers); used with ``handler=NAME``.
+* transposition keys: ``register_transposition_key(game, fn)`` with ``fn(state, observer) -> hashable``
+  naming the (abstracted) information set of ``observer`` (seeds/001 4.1); used with ``transpositions=true``.
+* score spans: ``register_score_span(game, points)`` for the SD/score rewards' scaling.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from engine.game import GameState, VariantError
+
+PolicyFn = Callable[[GameState, random.Random], int]
+BiasFn = Callable[[Any], Any]
+HandlerFn = Callable[[GameState, int], Hashable]
+KeyFn = Callable[[GameState, int], Hashable]
+
+_policies: dict[tuple[str, str], PolicyFn] = {}
+_biases: dict[tuple[str, str], BiasFn] = {}
+_handlers: dict[tuple[str, str], HandlerFn] = {}
+_keys: dict[str, KeyFn] = {}
+_spans: dict[str, float] = {"sueca": 120.0, "bisca": 120.0, "briscola": 120.0, "hearts": 26.0}
+_loaded: set[str] = set()
+
+# Modules that register hooks for a game when imported (rule-based players, game modules).
+_PROVIDERS: dict[str, tuple[str, ...]] = {
+    "scopone": ("engine.agents.scopone_rules", "engine.games.scopone"),
+    "scopa": ("engine.agents.scopone_rules", "engine.games.scopone"),
+    "pharaoh": ("engine.agents.pharaoh_rules", "engine.games.pharaoh"),
+    "hearts": ("engine.agents.heuristic", "engine.games.hearts"),
+    "sueca": ("engine.agents.heuristic",),
+    "bisca": ("engine.agents.heuristic",),
+    "briscola": ("engine.agents.heuristic",),
+    "mosssidewhist": ("engine.agents.heuristic", "engine.games.mosssidewhist"),
+}
+
+
+def _load_providers(game: str) -> None:
+    """Import the modules that may register hooks for ``game`` (once; missing modules are fine)."""
+    if game in _loaded:
+        return
+    _loaded.add(game)
+    import importlib
+
+    for module in _PROVIDERS.get(game, ()):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            pass
+
+
+def register_policy(game: str, name: str, fn: PolicyFn) -> None:
+    """Register a simulation policy ``fn(state, rng) -> legal move`` for ``game``."""
+    _policies[(game, name)] = fn
+
+
+def register_bias(game: str, name: str, fn: BiasFn) -> None:
+    """Register a belief function ``fn(obs) -> (slots x deck) matrix`` for biased determinization."""
+    _biases[(game, name)] = fn
+
+
+def register_move_handler(game: str, name: str, fn: HandlerFn) -> None:
+    """Register a move handler ``fn(state, move) -> branch key`` (moves with equal keys share a node)."""
+    _handlers[(game, name)] = fn
+
+
+def register_transposition_key(game: str, fn: KeyFn) -> None:
+    """Register ``fn(state, observer) -> hashable`` naming observer's (abstracted) information set."""
+    _keys[game] = fn
+
+
+def register_score_span(game: str, points: float) -> None:
+    """Points that separate the best from the worst result of a hand (for SD and score rewards)."""
+    _spans[game] = float(points)
+
+
+def _lookup(table: dict[tuple[str, str], Any], game: str, name: str, what: str) -> Any:
+    _load_providers(game)
+    try:
+        return table[(game, name)]
+    except KeyError:
+        valid = sorted(n for g, n in table if g == game)
+        raise VariantError(f"no {what} {name!r} for {game}; available: {', '.join(valid) or 'none'}") from None
+
+
+def policy(game: str, name: str) -> PolicyFn:
+    return _lookup(_policies, game, name, "simulation policy")
+
+
+def policies(game: str) -> list[str]:
+    _load_providers(game)
+    return sorted(n for g, n in _policies if g == game)
+
+
+def bias(game: str, name: str) -> BiasFn:
+    return _lookup(_biases, game, name, "bias function")
+
+
+def move_handler(game: str, name: str) -> HandlerFn:
+    return _lookup(_handlers, game, name, "move handler")
+
+
+def transposition_key(game: str) -> KeyFn | None:
+    _load_providers(game)
+    return _keys.get(game)
+
+
+def score_span(game: str) -> float | None:
+    _load_providers(game)
+    return _spans.get(game)

@@ -1,0 +1,351 @@
+"""Single-observer information set MCTS (SO-ISMCTS, seeds/000 chapter 5, Algorithm 3) for every game.
+
+Each iteration samples a determinization of the searching seat's observation
+(:func:`engine.determinize.determinize`), descends one tree whose nodes are the observer's information
+sets, restricted to the moves legal in that determinization, choosing children by UCB1 with availability
+counts (the subset-armed bandit form: the parent's visit count is replaced by how often the child was
+available), expands one node, simulates to the end and backpropagates each seat's reward to the nodes of
+the moves that seat made. The decision is the root child with the most visits.
+
+Options (all SPEC parameters, see :attr:`ISMCTSAgent.params`): rewards (pwl/wl/sd/score/relative),
+simulation policies (random, NAST n-grams with Gibbs/epsilon-greedy/roulette/UCB1, game heuristics from
+:mod:`engine.search.hooks`), an exact endgame solver, transpositions with a fixed set of determinizations
+(ISMCTS-T, seeds/001 4.3), biased determinization, move handlers, tree reuse and root parallelization.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from engine.agents.base import Agent, Budget
+from engine.determinize import determinize
+from engine.game import Game, GameState, Option, VariantError
+from engine.observation import Observation
+from engine.search import hooks
+from engine.search.common import (
+    NAST,
+    NAST_POLICIES,
+    Clock,
+    exploration,
+    reward_vector,
+    search_options,
+    simulate,
+    to_rate,
+)
+
+__all__ = ["ISMCTSAgent", "Node", "SearchResult", "run_ismcts"]
+
+
+class Node:
+    """A tree node: the move (or move-handler key) that leads here and who made it, with statistics."""
+
+    __slots__ = ("key", "seat", "parent", "children", "visits", "total", "avail")
+
+    def __init__(self, key: Hashable, seat: int, parent: Node | None) -> None:
+        self.key = key
+        self.seat = seat
+        self.parent = parent
+        self.children: dict[Hashable, Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 1
+
+
+class SearchResult:
+    """Root statistics of one search: visits and total reward per root key, plus the iteration count."""
+
+    def __init__(self, visits: dict[Hashable, int], totals: dict[Hashable, float], iterations: int,
+                 moves_by_key: dict[Hashable, int]) -> None:
+        self.visits = visits
+        self.totals = totals
+        self.iterations = iterations
+        self.moves_by_key = moves_by_key
+
+    def best_key(self, order: list[Hashable]) -> Hashable:
+        """Most visited key; ties go to the higher total reward, then to the first in ``order``."""
+        best = None
+        best_v: tuple[int, float] = (-1, -math.inf)
+        for k in order:
+            v = (self.visits.get(k, 0), self.totals.get(k, 0.0))
+            if v > best_v:
+                best, best_v = k, v
+        return best
+
+
+class _Config:
+    """Resolved parameters of one search (plain attributes for the hot loop; picklable)."""
+
+    def __init__(self, game: Game, cfg: dict[str, Any]) -> None:
+        self.game_name = game.name
+        self.iterations = int(cfg["iterations"])
+        self.seconds = float(cfg["seconds"])
+        self.c = exploration(float(cfg["c"]), game.name)
+        self.reward = str(cfg["reward"])
+        self.sim = str(cfg["sim"])
+        self.nast_n = int(cfg["nast_n"])
+        self.nast_policy = str(cfg["nast_policy"])
+        self.tau = float(cfg["tau"])
+        self.epsilon = float(cfg["epsilon"])
+        self.nast_c = float(cfg["nast_c"])
+        self.endgame = int(cfg["endgame"])
+        self.transpositions = bool(cfg["transpositions"])
+        self.dets = int(cfg["dets"])
+        self.bias = str(cfg["bias"])
+        self.handler = str(cfg["handler"])
+        self.workers = int(cfg["workers"])
+        self.reuse = bool(cfg["reuse"])
+
+
+def _uniform_choice(seq: list[Any], rng: random.Random) -> Any:
+    return seq[int(rng.random() * len(seq))] if len(seq) > 1 else seq[0]
+
+
+def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budget | None,
+               root: Node | None = None) -> tuple[SearchResult, Node]:
+    """One SO-ISMCTS search from ``obs``; returns the root statistics and the root (for reuse)."""
+    game_name = conf.game_name
+    clock = Clock(conf.iterations, conf.seconds, budget)
+    c = conf.c
+    reward_kind = conf.reward
+    log = math.log
+    sqrt = math.sqrt
+    rand = rng.random
+    bias_matrix = hooks.bias(game_name, conf.bias)(obs) if conf.bias else None
+    handler: Callable[[GameState, int], Hashable] | None = (
+        hooks.move_handler(game_name, conf.handler) if conf.handler else None)
+    keyfn = hooks.transposition_key(game_name) if conf.transpositions else None
+    if conf.transpositions and keyfn is None:
+        keyfn = _generic_infoset_key
+    table: dict[Hashable, Node] = {}
+    observer = obs.seat
+    nast = NAST(conf.nast_n, conf.nast_policy, conf.tau, conf.epsilon, conf.nast_c) if conf.sim == "nast" else None
+    heuristic = None
+    if conf.sim not in ("random", "nast"):
+        heuristic = hooks.policy(game_name, conf.sim)
+    track = nast is not None
+    fixed_dets: list[GameState] = []
+    if conf.dets > 0:
+        fixed_dets = [determinize(obs, rng, bias_matrix) for _ in range(conf.dets)]
+    if root is None:
+        root = Node(None, -1, None)
+    root_moves: dict[Hashable, int] = {}
+    if keyfn is not None:
+        table[keyfn(obs.state, observer)] = root
+    sim = conf.sim
+
+    def best_so_far() -> tuple[int | None, float | None]:
+        if not root.children:
+            return None, None
+        ch = max(root.children.values(), key=lambda n: n.visits)
+        move = root_moves.get(ch.key, ch.key if handler is None else None)
+        return move, to_rate(reward_kind, ch.total / ch.visits) if ch.visits else None
+
+    i = 0
+    while not clock.done(i):
+        if fixed_dets:
+            d = fixed_dets[int(rand() * len(fixed_dets))].clone()
+        else:
+            d = determinize(obs, rng, bias_matrix)
+        node = root
+        path: list[Node] = []
+        seq: list[tuple[int, int]] | None = [] if track else None
+        depth = 0
+        while not d.is_terminal():
+            moves = d.legal_moves()
+            children = node.children
+            seat = d.current_player
+            if handler is None:
+                keys = moves
+                groups = None
+            else:
+                groups = {}
+                for m in moves:
+                    groups.setdefault(handler(d, m), []).append(m)
+                keys = list(groups)
+            untried = []
+            for k in keys:
+                ch = children.get(k)
+                if ch is None:
+                    untried.append(k)
+                else:
+                    ch.avail += 1
+            if untried:
+                k = _uniform_choice(untried, rng)
+                move = k if groups is None else _uniform_choice(groups[k], rng)
+                if depth == 0:
+                    root_moves.setdefault(k, move)
+                d.do(move)
+                if seq is not None:
+                    seq.append((seat, move))
+                if keyfn is not None:
+                    tkey = keyfn(d, observer)
+                    existing = table.get(tkey)
+                    if existing is not None:
+                        children[k] = existing
+                        path.append(existing)
+                        node = existing
+                        depth += 1
+                        continue
+                    child = Node(k, seat, node)
+                    table[tkey] = child
+                else:
+                    child = Node(k, seat, node)
+                children[k] = child
+                path.append(child)
+                break
+            best = None
+            best_u = -math.inf
+            for k in keys:
+                ch = children[k]
+                u = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                if u > best_u:
+                    best_u, best = u, ch
+            move = best.key if groups is None else _uniform_choice(groups[best.key], rng)
+            if depth == 0:
+                root_moves.setdefault(best.key, move)
+            d.do(move)
+            if seq is not None:
+                seq.append((seat, move))
+            node = best
+            path.append(node)
+            depth += 1
+        if not d.is_terminal():
+            simulate(d, rng, sim, nast, heuristic, seq)
+        rewards = reward_vector(reward_kind, d)
+        for n in path:
+            n.visits += 1
+            n.total += rewards[n.seat]
+        if nast is not None and seq:
+            nast.update(seq, rewards)
+        i += 1
+        clock.maybe_report(i, best_so_far)
+    visits = {k: ch.visits for k, ch in root.children.items()}
+    totals = {k: ch.total for k, ch in root.children.items()}
+    move, rate = best_so_far()
+    clock.final_report(i, move, rate)
+    return SearchResult(visits, totals, i, root_moves), root
+
+
+def _generic_infoset_key(state: GameState, observer: int) -> Hashable:
+    """Default transposition key: the observer's view of the state without the order of past moves."""
+    hands = getattr(state, "hands", None)
+    if hands is None:
+        d = state.observation(observer).to_dict()["state"]
+        d.pop("history", None)
+        return repr(sorted(d.items()))
+    return (state.current_player, hands[observer], tuple(getattr(state, "trick", ())),
+            tuple(getattr(state, "won", ())), getattr(state, "leader", None))
+
+
+class ISMCTSAgent(Agent):
+    """SO-ISMCTS with availability counts; see the module docstring."""
+
+    name = "ismcts"
+    description = ("single-observer information set MCTS (fair: samples deals consistent with what its "
+                   "seat has seen)")
+    params = search_options(1000) + (
+        Option("sim", "random", "simulation policy: random, nast, or a game heuristic registered in "
+               "engine.search.hooks (e.g. greedy for Scopone)", type=str),
+        Option("nast_n", 2, "NAST n-gram length", type=int, min=1, max=4),
+        Option("nast_policy", "roulette", "NAST move policy", choices=NAST_POLICIES),
+        Option("tau", 1.0, "Gibbs temperature for NAST", type=float),
+        Option("epsilon", 0.2, "epsilon for NAST epsilon-greedy", type=float),
+        Option("nast_c", 0.7, "UCB1 constant for NAST ucb1", type=float),
+        Option("endgame", 0, "solve exactly (perfect-information alpha-beta, averaged over every consistent "
+               "deal) when at most this many deals are possible; 0 = off", type=int, min=0, max=100_000),
+        Option("transpositions", False, "ISMCTS-T: share nodes between equal (abstracted) information sets",
+               type=bool),
+        Option("dets", 0, "use a fixed set of this many determinizations (0 = a new one every iteration)",
+               type=int, min=0, max=100_000),
+        Option("bias", "", "biased determinization: name of a belief function registered for the game "
+               "('' = uniform)", type=str),
+        Option("handler", "", "move handler registered for the game (e.g. Scopone AMH/OMH/OCH/GOH; "
+               "'' = every move its own branch)", type=str),
+        Option("workers", 1, "root parallelization: independent searches in this many processes, merged "
+               "by visit counts", type=int, min=1, max=64),
+        Option("reuse", False, "keep the subtree of the moves played since the last decision", type=bool),
+    )
+
+    def __init__(self, game: Game, **params: Any) -> None:
+        super().__init__(game, **params)
+        self.conf = _Config(game, self.config)
+        conf = self.conf
+        if conf.sim not in ("random", "nast"):
+            hooks.policy(game.name, conf.sim)  # raises VariantError listing the available ones
+        if conf.bias:
+            hooks.bias(game.name, conf.bias)
+        if conf.handler:
+            hooks.move_handler(game.name, conf.handler)
+        if conf.reuse and (conf.handler or conf.transpositions):
+            raise VariantError("reuse cannot be combined with handler or transpositions")
+        self._kept: tuple[int, list[Any], Node] | None = None
+
+    def reset(self) -> None:
+        self._kept = None
+
+    def choose(self, obs: Observation, rng: random.Random, budget: Budget | None = None) -> int:
+        moves = obs.legal_moves()
+        if not moves:
+            raise VariantError("no legal move: the hand is over or it is not this seat's turn")
+        if len(moves) == 1:
+            return moves[0]
+        conf = self.conf
+        if conf.endgame:
+            from engine.search.endgame import solve_information_set
+
+            move = solve_information_set(obs, rng, conf.endgame)
+            if move is not None:
+                return move
+        if conf.workers > 1:
+            from engine.search.parallel import parallel_root_visits
+
+            result = parallel_root_visits(self.game, self.config, obs, rng, budget)
+        else:
+            root = self._reusable_root(obs)
+            result, root = run_ismcts(obs, rng, conf, budget, root)
+            if conf.reuse:
+                self._kept = (obs.seat, list(getattr(obs.state, "history", [])), root)
+        return self._pick(result, obs, moves, rng)
+
+    def _pick(self, result: SearchResult, obs: Observation, moves: list[int], rng: random.Random) -> int:
+        if not result.visits:
+            return _uniform_choice(moves, rng)
+        if not self.conf.handler:
+            key = result.best_key(list(moves))
+            return key if key in moves else moves[0]
+        fn = hooks.move_handler(self.game.name, self.conf.handler)
+        order: list[Hashable] = []
+        for m in moves:
+            k = fn(obs.state, m)
+            if k not in order:
+                order.append(k)
+        key = result.best_key(order)
+        move = result.moves_by_key.get(key)
+        if move in moves:
+            return move
+        return next(m for m in moves if fn(obs.state, m) == key)
+
+    def _reusable_root(self, obs: Observation) -> Node | None:
+        """The kept subtree for the moves played since the last decision, if they are all known."""
+        if not self.conf.reuse or self._kept is None:
+            return None
+        seat, old_history, root = self._kept
+        self._kept = None
+        history = getattr(obs.state, "history", None)
+        if seat != obs.seat or history is None or len(history) < len(old_history):
+            return None
+        if list(history[:len(old_history)]) != old_history:
+            return None
+        node = root
+        for _s, move in history[len(old_history):]:
+            if not isinstance(move, int) or move < 0:
+                return None
+            child = node.children.get(move)
+            if child is None:
+                return None
+            node = child
+        node.parent = None
+        return node

@@ -1,0 +1,124 @@
+"""The background move worker: progress, cancel, time limit, a killed process, failures."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import time
+
+import pytest
+
+from engine import registry
+from engine.worker import MoveRequest, MoveWorker, WorkerDone, WorkerFailed, WorkerProgress, choose_move
+
+
+def _request(spec: str, seed: int = 7, time_limit: float | None = None) -> tuple[MoveRequest, list[int]]:
+    game = registry.create("sueca")
+    state = game.new_hand(random.Random(3))
+    req = MoveRequest("sueca", {}, spec, state.to_json(), state.current_player, seed, time_limit)
+    return req, state.legal_moves()
+
+
+def _wait(worker: MoveWorker, until: float = 60.0) -> list:
+    """Collect events until the worker is idle (generous safety net, not a timing assertion)."""
+    events: list = []
+    end = time.monotonic() + until
+    while worker.busy and time.monotonic() < end:
+        events += worker.poll()
+        time.sleep(0.01)
+    return events + worker.poll()
+
+
+@pytest.fixture()
+def worker():
+    w = MoveWorker(progress_interval=0.02)
+    yield w
+    w.shutdown()
+
+
+def test_choose_move_is_legal_and_deterministic() -> None:
+    req, legal = _request("ismcts:iterations=50")
+    assert choose_move(req) in legal
+    assert choose_move(req) == choose_move(req)
+
+
+def test_worker_progress_then_done_with_the_synchronous_move(worker: MoveWorker) -> None:
+    req, legal = _request("ismcts:iterations=400")
+    rid = worker.request(req)
+    assert worker.busy
+    events = _wait(worker)
+    done = [e for e in events if isinstance(e, WorkerDone)]
+    assert len(done) == 1 and done[0].request_id == rid
+    assert done[0].move in legal and done[0].iterations == 400
+    assert done[0].move == choose_move(req)  # same seed, same move in or out of the worker
+    progress = [e for e in events if isinstance(e, WorkerProgress)]
+    assert progress and all(p.request_id == rid for p in progress)
+    assert progress[-1].iterations > 0 and progress[-1].best_move in legal
+
+
+def test_cancel_gives_no_done_and_the_worker_stays_usable(worker: MoveWorker) -> None:
+    req, legal = _request("ismcts:iterations=10000000")
+    worker.request(req)
+    while not any(isinstance(e, WorkerProgress) for e in worker.poll()):
+        time.sleep(0.01)
+    worker.cancel()
+    assert not worker.busy
+    req2, _ = _request("ismcts:iterations=30", seed=9)
+    rid2 = worker.request(req2)
+    events = _wait(worker)
+    assert all(e.request_id == rid2 for e in events)
+    assert [e.move for e in events if isinstance(e, WorkerDone)] == [choose_move(req2)]
+
+
+def test_new_request_supersedes_pending_one(worker: MoveWorker) -> None:
+    req, _ = _request("ismcts:iterations=10000000")
+    first = worker.request(req)
+    req2, legal = _request("random", seed=1)
+    second = worker.request(req2)
+    events = _wait(worker)
+    assert all(e.request_id == second for e in events) and first != second
+    assert [type(e) for e in events if not isinstance(e, WorkerProgress)] == [WorkerDone]
+
+
+def test_time_limit_stops_an_unbounded_search(worker: MoveWorker) -> None:
+    req, legal = _request("ismcts:iterations=0,seconds=1000", time_limit=0.2)
+    worker.request(req)
+    events = _wait(worker)
+    done = [e for e in events if isinstance(e, WorkerDone)]
+    assert len(done) == 1 and done[0].move in legal
+    assert 0 < done[0].iterations < 10_000_000
+
+
+def test_killed_process_is_survived(worker: MoveWorker) -> None:
+    req, legal = _request("ismcts:iterations=10000000")
+    worker.request(req)
+    while not any(isinstance(e, WorkerProgress) for e in worker.poll()):
+        time.sleep(0.01)
+    pid = worker.pid
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    events = _wait(worker)
+    failed = [e for e in events if isinstance(e, WorkerFailed)]
+    assert len(failed) == 1 and failed[0].fallback_move in legal
+    req2, _ = _request("ismcts:iterations=20")
+    worker.request(req2)
+    events = _wait(worker)
+    assert [e.move for e in events if isinstance(e, WorkerDone)] == [choose_move(req2)]
+    assert worker.pid != pid
+
+
+def test_bad_request_fails_with_a_message(worker: MoveWorker) -> None:
+    req, legal = _request("ismcts:bogus=1")
+    worker.request(req)
+    events = _wait(worker)
+    failed = [e for e in events if isinstance(e, WorkerFailed)]
+    assert len(failed) == 1 and "bogus" in failed[0].error and failed[0].fallback_move in legal
+
+
+def test_shutdown_is_idempotent() -> None:
+    w = MoveWorker()
+    w.shutdown()
+    w.shutdown()
+    with pytest.raises(RuntimeError):
+        w.request(_request("random")[0])
