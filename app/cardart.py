@@ -1,0 +1,931 @@
+"""Card faces and backs drawn by the project itself with pygame vector primitives.
+
+Every suit symbol is a list of shapes (polygons, circles, ellipses, lines) in a unit box, rendered with
+supersampling (drawn large, then ``smoothscale``-d down) at whatever pixel size is asked for, so cards stay
+crisp at any window size. No third-party art is used.
+
+Usage::
+
+    art = CardArt("italian40", style="four_colour")
+    surface = art.face(card, width=100)        # cached per (card, width)
+    back = art.back(100)
+    w, h = art.size_for_width(100)             # 2.5 : 3.5 aspect
+
+Deck traditions: French and Portuguese decks use clubs, diamonds, hearts and spades with pip layouts and
+double-ended court cards; the Italian deck uses coins (denari), cups (coppe), swords (spade) and batons
+(bastoni) with single-ended figures (Fante, Cavallo, Re); the German decks use leaves, hearts, bells and
+acorns with Roman-numeral indices and double-ended Unter/Ober/King figures (the Ober shows its suit sign
+above the head, the Unter below). ``style="four_colour"`` gives every suit its own colour (French: clubs
+green, diamonds blue; Italian and German: four maximally distinct colours), in the symbols and the indices.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import pygame
+
+from app import fonts
+from engine.cards import DECKS, Deck
+
+RGB = tuple[int, int, int]
+Point = tuple[float, float]
+
+STYLES = ("classic", "four_colour")
+ASPECT = 3.5 / 2.5
+"""Card height / width."""
+
+HIGHLIGHT_KINDS = ("legal", "illegal", "selected", "hover")
+
+# ---------------------------------------------------------------------------------------------------------
+# Colours
+
+BLACK: RGB = (22, 22, 26)
+WHITE: RGB = (255, 255, 255)
+PAPER: RGB = (252, 250, 244)
+EDGE: RGB = (120, 120, 128)
+RED: RGB = (206, 22, 38)
+GREEN: RGB = (0, 128, 58)
+BLUE: RGB = (18, 82, 200)
+GOLD: RGB = (226, 172, 36)
+DARK_GOLD: RGB = (150, 104, 14)
+ORANGE: RGB = (236, 128, 0)
+BROWN: RGB = (132, 78, 30)
+DARK_BROWN: RGB = (78, 44, 16)
+STEEL: RGB = (178, 196, 222)
+DARK_STEEL: RGB = (40, 62, 120)
+SKIN: RGB = (250, 222, 186)
+LEAF_GREEN: RGB = (46, 140, 52)
+DARK_GREEN: RGB = (18, 82, 30)
+NAVY: RGB = (28, 46, 110)
+PURPLE: RGB = (110, 40, 150)
+
+
+def _mix(a: RGB, b: RGB, t: float) -> RGB:
+    """Linear blend of two colours (t=0 gives a, t=1 gives b)."""
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+def _darker(c: RGB, t: float = 0.45) -> RGB:
+    return _mix(c, (0, 0, 0), t)
+
+
+def _lighter(c: RGB, t: float = 0.45) -> RGB:
+    return _mix(c, (255, 255, 255), t)
+
+
+@dataclass(frozen=True)
+class SuitLook:
+    """How one suit is drawn: which symbol, its main colour (also used for the indices) and accents."""
+
+    symbol: str
+    main: RGB
+    accent: RGB
+    index: RGB
+
+
+# symbol names per deck family, in the deck's suit order
+_FRENCH_SYMBOLS = ("club", "diamond", "heart", "spade")
+_ITALIAN_SYMBOLS = ("coin", "cup", "sword", "baton")
+_GERMAN_SYMBOLS = ("leaf", "gheart", "bell", "acorn")
+
+_LOOKS: dict[tuple[str, str], SuitLook] = {
+    # French / Portuguese
+    ("classic", "club"): SuitLook("club", BLACK, BLACK, BLACK),
+    ("classic", "diamond"): SuitLook("diamond", RED, RED, RED),
+    ("classic", "heart"): SuitLook("heart", RED, RED, RED),
+    ("classic", "spade"): SuitLook("spade", BLACK, BLACK, BLACK),
+    ("four_colour", "club"): SuitLook("club", GREEN, GREEN, GREEN),
+    ("four_colour", "diamond"): SuitLook("diamond", BLUE, BLUE, BLUE),
+    ("four_colour", "heart"): SuitLook("heart", RED, RED, RED),
+    ("four_colour", "spade"): SuitLook("spade", BLACK, BLACK, BLACK),
+    # Italian: traditional multi-colour symbols with black indices; four-colour: flat distinct colours
+    ("classic", "coin"): SuitLook("coin", GOLD, RED, BLACK),
+    ("classic", "cup"): SuitLook("cup", GOLD, RED, BLACK),
+    ("classic", "sword"): SuitLook("sword", STEEL, RED, BLACK),
+    ("classic", "baton"): SuitLook("baton", (96, 150, 60), RED, BLACK),
+    ("four_colour", "coin"): SuitLook("coin", ORANGE, _darker(ORANGE, 0.3), (214, 110, 0)),
+    ("four_colour", "cup"): SuitLook("cup", RED, _darker(RED, 0.3), RED),
+    ("four_colour", "sword"): SuitLook("sword", BLUE, _darker(BLUE, 0.3), BLUE),
+    ("four_colour", "baton"): SuitLook("baton", GREEN, _darker(GREEN, 0.3), GREEN),
+    # German
+    ("classic", "leaf"): SuitLook("leaf", LEAF_GREEN, DARK_GREEN, BLACK),
+    ("classic", "gheart"): SuitLook("gheart", RED, _darker(RED, 0.35), BLACK),
+    ("classic", "bell"): SuitLook("bell", GOLD, RED, BLACK),
+    ("classic", "acorn"): SuitLook("acorn", (196, 132, 52), (112, 124, 40), BLACK),
+    ("four_colour", "leaf"): SuitLook("leaf", GREEN, DARK_GREEN, GREEN),
+    ("four_colour", "gheart"): SuitLook("gheart", RED, _darker(RED, 0.35), RED),
+    ("four_colour", "bell"): SuitLook("bell", ORANGE, BLUE, (214, 110, 0)),
+    ("four_colour", "acorn"): SuitLook("acorn", (92, 52, 24), (30, 30, 34), (92, 52, 24)),
+}
+
+
+def _family(deck: Deck) -> str:
+    if deck.name in ("french52", "portuguese40"):
+        return "french"
+    if deck.name == "italian40":
+        return "italian"
+    return "german"
+
+
+def _symbols(deck: Deck) -> tuple[str, ...]:
+    family = _family(deck)
+    if family == "french":
+        return _FRENCH_SYMBOLS
+    if family == "italian":
+        return _ITALIAN_SYMBOLS
+    return tuple(_GERMAN_SYMBOLS[("L", "H", "B", "A").index(s)] for s in deck.suits)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Geometry helpers (unit coordinates: x and y in about -1..1, y pointing down)
+
+
+def _bezier(p0: Point, p1: Point, p2: Point, p3: Point, steps: int = 12) -> list[Point]:
+    """Points of a cubic Bezier curve from p0 to p3 (p0 included, p3 included)."""
+    out = []
+    for i in range(steps + 1):
+        t = i / steps
+        u = 1 - t
+        a, b, c, d = u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t
+        out.append((a * p0[0] + b * p1[0] + c * p2[0] + d * p3[0], a * p0[1] + b * p1[1] + c * p2[1] + d * p3[1]))
+    return out
+
+
+def _quad(p0: Point, p1: Point, p2: Point, steps: int = 10) -> list[Point]:
+    """Points of a quadratic Bezier curve."""
+    out = []
+    for i in range(steps + 1):
+        t = i / steps
+        u = 1 - t
+        a, b, c = u * u, 2 * u * t, t * t
+        out.append((a * p0[0] + b * p1[0] + c * p2[0], a * p0[1] + b * p1[1] + c * p2[1]))
+    return out
+
+
+def _mirror_x(points: Sequence[Point]) -> list[Point]:
+    """The left half of a symmetric outline (given top to bottom on the right side) closed with its mirror."""
+    return list(points) + [(-x, y) for x, y in reversed(points)]
+
+
+def _ellipse_points(cx: float, cy: float, rx: float, ry: float, steps: int = 28, angle: float = 0.0) -> list[Point]:
+    ca, sa = math.cos(angle), math.sin(angle)
+    pts = []
+    for i in range(steps):
+        t = 2 * math.pi * i / steps
+        x, y = rx * math.cos(t), ry * math.sin(t)
+        pts.append((cx + x * ca - y * sa, cy + x * sa + y * ca))
+    return pts
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One primitive of a symbol: ``poly`` (points), ``circle`` (cx, cy, r), ``line`` (points, open)."""
+
+    kind: str
+    color: RGB
+    points: tuple[Point, ...] = ()
+    circle: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    width: float = 0.0  # 0 = filled; else outline width in unit coordinates
+
+
+def _poly(color: RGB, pts: Sequence[Point], width: float = 0.0) -> Shape:
+    return Shape("poly", color, tuple(pts), width=width)
+
+
+def _circ(color: RGB, cx: float, cy: float, r: float, width: float = 0.0) -> Shape:
+    return Shape("circle", color, circle=(cx, cy, r), width=width)
+
+
+def _line(color: RGB, pts: Sequence[Point], width: float) -> Shape:
+    return Shape("line", color, tuple(pts), width=width)
+
+
+# ---- French suits -----------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _heart_outline() -> tuple[Point, ...]:
+    pts = []
+    n = 64
+    for i in range(n):
+        t = 2 * math.pi * i / n
+        x = 16 * math.sin(t) ** 3
+        y = -(13 * math.cos(t) - 5 * math.cos(2 * t) - 2 * math.cos(3 * t) - math.cos(4 * t))
+        pts.append((x / 17.0, (y + 2.5) / 15.0))
+    return tuple(pts)
+
+
+def _french_heart(look: SuitLook) -> list[Shape]:
+    return [_poly(look.main, _heart_outline())]
+
+
+def _french_diamond(look: SuitLook) -> list[Shape]:
+    top, right, bottom, left = (0.0, -1.0), (0.74, 0.0), (0.0, 1.0), (-0.74, 0.0)
+    pts = (_quad(top, (0.3, -0.36), right)[:-1] + _quad(right, (0.3, 0.36), bottom)[:-1]
+           + _quad(bottom, (-0.3, 0.36), left)[:-1] + _quad(left, (-0.3, -0.36), top)[:-1])
+    return [_poly(look.main, pts)]
+
+
+def _stem(look: SuitLook, top_y: float = 0.15) -> Shape:
+    right = _quad((0.04, top_y), (0.1, 0.8), (0.42, 1.0))
+    return _poly(look.main, [(x, y) for x, y in right] + [(-x, y) for x, y in reversed(right)])
+
+
+def _french_spade(look: SuitLook) -> list[Shape]:
+    heart = [(x * 0.98, -y * 0.98 - 0.16) for x, y in _heart_outline()]
+    return [_poly(look.main, heart), _stem(look, 0.3)]
+
+
+def _french_club(look: SuitLook) -> list[Shape]:
+    r = 0.385
+    return [
+        _circ(look.main, 0.0, -0.54, r),
+        _circ(look.main, -0.5, 0.1, r),
+        _circ(look.main, 0.5, 0.1, r),
+        _poly(look.main, [(-0.3, -0.25), (0.3, -0.25), (0.25, 0.25), (-0.25, 0.25)]),
+        _stem(look, 0.1),
+    ]
+
+
+# ---- Italian suits ----------------------------------------------------------------------------------------
+
+
+def _coin(look: SuitLook) -> list[Shape]:
+    dark = _darker(look.main, 0.4)
+    light = _lighter(look.main, 0.35)
+    shapes = [_circ(dark, 0, 0, 1.0), _circ(look.main, 0, 0, 0.9), _circ(dark, 0, 0, 0.72, width=0.05),
+              _circ(light, 0, 0, 0.62)]
+    for k in range(8):  # rosette petals
+        a = k * math.pi / 4
+        shapes.append(_poly(look.accent, _ellipse_points(0.36 * math.cos(a), 0.36 * math.sin(a), 0.22, 0.09,
+                                                          steps=14, angle=a)))
+    shapes.append(_circ(dark, 0, 0, 0.17))
+    shapes.append(_circ(look.main, 0, 0, 0.1))
+    return shapes
+
+
+def _cup(look: SuitLook) -> list[Shape]:
+    dark = _darker(look.main, 0.45)
+    bowl_side = _bezier((0.78, -0.78), (0.8, -0.2), (0.5, 0.1), (0.1, 0.18), 12)
+    bowl = [(x, y) for x, y in bowl_side] + [(-x, y) for x, y in reversed(bowl_side)]
+    band = [(0.76, -0.52), (0.68, -0.3), (-0.68, -0.3), (-0.76, -0.52)]
+    foot_side = _quad((0.1, 0.66), (0.2, 0.86), (0.6, 0.9))
+    foot = [(x, y) for x, y in foot_side] + [(0.6, 1.0)] + [(-0.6, 1.0)] + [(-x, y) for x, y in reversed(foot_side)]
+    return [
+        _poly(dark, [(x * 1.06, y * 1.03 - 0.01) for x, y in bowl]),
+        _poly(look.main, bowl),
+        _poly(look.accent, band),
+        _poly(dark, _ellipse_points(0, -0.78, 0.8, 0.16)),
+        _poly(_lighter(look.main, 0.25), _ellipse_points(0, -0.78, 0.68, 0.1)),
+        _poly(look.main, [(0.13, 0.14), (0.1, 0.7), (-0.1, 0.7), (-0.13, 0.14)]),
+        _poly(look.accent, _ellipse_points(0, 0.36, 0.22, 0.1)),
+        _poly(dark, [(x * 1.08, y + 0.01) for x, y in foot]),
+        _poly(look.main, foot),
+    ]
+
+
+def _sword(look: SuitLook) -> list[Shape]:
+    dark = DARK_STEEL if look.main == STEEL else _darker(look.main, 0.45)
+    blade_main = look.main
+    blade = [(0.0, 1.0), (0.12, 0.78), (0.12, -0.42), (-0.12, -0.42), (-0.12, 0.78)]
+    guard_side = _quad((0.1, -0.5), (0.36, -0.46), (0.42, -0.62))
+    guard = [(x, y) for x, y in guard_side] + [(0.46, -0.52), (0.12, -0.38)]
+    guard = guard + [(-x, y) for x, y in reversed(guard)]
+    hilt_color = GOLD if look.main == STEEL else _lighter(look.main, 0.3)
+    return [
+        _poly(dark, [(x * 1.35, y * 1.01) for x, y in blade]),
+        _poly(blade_main, blade),
+        _line(dark, [(0.0, 0.85), (0.0, -0.4)], 0.04),
+        _poly(_darker(hilt_color, 0.4), [(x * 1.1, y) for x, y in guard]),
+        _poly(hilt_color, guard),
+        _poly(look.accent, [(0.07, -0.5), (0.07, -0.86), (-0.07, -0.86), (-0.07, -0.5)]),
+        _circ(_darker(hilt_color, 0.4), 0, -0.9, 0.11),
+        _circ(hilt_color, 0, -0.9, 0.08),
+    ]
+
+
+def _baton(look: SuitLook) -> list[Shape]:
+    dark = _darker(look.main, 0.5)
+    body = [(0.2, -1.0), (0.24, -0.6), (0.17, 0.2), (0.13, 0.92), (0.0, 1.0), (-0.13, 0.92), (-0.17, 0.2),
+            (-0.24, -0.6), (-0.2, -1.0)]
+    shapes = [_poly(dark, [(x * 1.3, y * 1.02) for x, y in body]), _poly(look.main, body)]
+    for y, side in ((-0.55, 1), (-0.1, -1), (0.4, 1)):  # cut branch stubs
+        sx = 0.2 * side
+        shapes.append(_poly(dark, [(sx, y - 0.07), (sx + 0.2 * side, y - 0.16), (sx + 0.22 * side, y - 0.06),
+                                   (sx, y + 0.06)]))
+    for y in (-0.78, 0.68):  # bands
+        shapes.append(_poly(look.accent, [(0.25, y - 0.05), (0.25, y + 0.05), (-0.25, y + 0.05), (-0.25, y - 0.05)]))
+    shapes.append(_line(_lighter(look.main, 0.35), [(-0.08, -0.9), (-0.09, 0.8)], 0.05))
+    return shapes
+
+
+# ---- German suits -----------------------------------------------------------------------------------------
+
+
+def _leaf(look: SuitLook) -> list[Shape]:
+    dark = look.accent
+    right = (_bezier((0.0, -1.0), (0.3, -0.62), (0.95, -0.2), (0.82, 0.26), 12)
+             + _bezier((0.82, 0.26), (0.74, 0.62), (0.3, 0.64), (0.0, 0.48), 10)[1:])
+    outline = [(x, y) for x, y in right] + [(-x, y) for x, y in reversed(right)]
+    shapes = [
+        _poly(dark, [(0.04, 0.4), (0.1, 1.0), (-0.1, 1.0), (-0.04, 0.4)]),
+        _poly(dark, [(x * 1.07, y * 1.04 + 0.01) for x, y in outline]),
+        _poly(look.main, outline),
+        _line(dark, [(0.0, -0.78), (0.0, 0.46)], 0.06),
+    ]
+    for y in (-0.4, -0.1, 0.2):
+        shapes.append(_line(dark, [(0.0, y + 0.1), (0.36, y - 0.06)], 0.045))
+        shapes.append(_line(dark, [(0.0, y + 0.1), (-0.36, y - 0.06)], 0.045))
+    return shapes
+
+
+def _german_heart(look: SuitLook) -> list[Shape]:
+    outline = _heart_outline()
+    return [
+        _poly(look.accent, [(x * 1.05, y * 1.05) for x, y in outline]),
+        _poly(look.main, outline),
+        _poly(_lighter(look.main, 0.45), _ellipse_points(-0.4, -0.36, 0.17, 0.1, angle=-0.7)),
+    ]
+
+
+def _bell(look: SuitLook) -> list[Shape]:
+    dark = _darker(look.main, 0.45)
+    return [
+        _circ(dark, 0, -0.86, 0.15, width=0.07),
+        _circ(dark, 0, 0.06, 0.82),
+        _circ(look.main, 0, 0.06, 0.74),
+        _poly(look.accent, [(0.74, -0.08), (0.74, 0.14), (-0.74, 0.14), (-0.74, -0.08)]),
+        _poly(_lighter(look.main, 0.5), _ellipse_points(-0.3, -0.34, 0.2, 0.11, angle=-0.5)),
+        _line(dark, [(0.0, 0.42), (0.0, 0.86)], 0.08),
+        _circ(dark, 0, 0.42, 0.12),
+        _circ(look.accent, -0.46, -0.44, 0.06),
+        _circ(look.accent, 0.46, -0.44, 0.06),
+    ]
+
+
+def _acorn(look: SuitLook) -> list[Shape]:
+    dark = _darker(look.main, 0.5)
+    cap = look.accent
+    nut_side = _bezier((0.52, -0.2), (0.6, 0.35), (0.34, 0.86), (0.0, 1.0), 12)
+    nut = [(x, y) for x, y in nut_side] + [(-x, y) for x, y in reversed(nut_side)]
+    cap_side = _bezier((0.0, -0.72), (0.5, -0.72), (0.72, -0.4), (0.66, -0.06), 10)
+    cap_pts = [(x, y) for x, y in cap_side] + [(-x, y) for x, y in reversed(cap_side)]
+    shapes = [
+        _poly(dark, [(x * 1.08, y * 1.02) for x, y in nut]),
+        _poly(look.main, nut),
+        _poly(_lighter(look.main, 0.4), _ellipse_points(-0.2, 0.3, 0.1, 0.26, angle=0.2)),
+        _line(_darker(cap, 0.5), [(0.0, -0.7), (0.08, -0.98)], 0.1),
+        _poly(_darker(cap, 0.5), [(x * 1.07, y * 1.04) for x, y in cap_pts]),
+        _poly(cap, cap_pts),
+    ]
+    for k in (-0.4, 0.0, 0.4):  # cap hatching
+        shapes.append(_line(_darker(cap, 0.45), [(k - 0.2, -0.6), (k + 0.2, -0.12)], 0.04))
+        shapes.append(_line(_darker(cap, 0.45), [(k + 0.2, -0.6), (k - 0.2, -0.12)], 0.04))
+    return shapes
+
+
+_SYMBOL_BUILDERS: dict[str, Callable[[SuitLook], list[Shape]]] = {
+    "club": _french_club, "diamond": _french_diamond, "heart": _french_heart, "spade": _french_spade,
+    "coin": _coin, "cup": _cup, "sword": _sword, "baton": _baton,
+    "leaf": _leaf, "gheart": _german_heart, "bell": _bell, "acorn": _acorn,
+}
+
+_SYMBOL_ASPECT: dict[str, float] = {
+    "club": 1.0, "diamond": 0.78, "heart": 1.0, "spade": 1.0,
+    "coin": 1.0, "cup": 0.85, "sword": 0.5, "baton": 0.36,
+    "leaf": 0.9, "gheart": 1.0, "bell": 0.86, "acorn": 0.72,
+}
+"""Symbol width / height, used to size sprites (the unit box is 2*aspect wide and 2 high)."""
+
+_TALL_SYMBOLS = frozenset({"sword", "baton"})
+
+
+def _draw_shapes(surface: pygame.Surface, shapes: Sequence[Shape], cx: float, cy: float, scale: float,
+                 flip: bool = False) -> None:
+    """Draw unit-box shapes centred at (cx, cy) with ``scale`` pixels per unit (flip = rotate 180 degrees)."""
+    sgn = -1.0 if flip else 1.0
+
+    def tr(p: Point) -> tuple[float, float]:
+        return cx + sgn * p[0] * scale, cy + sgn * p[1] * scale
+
+    for s in shapes:
+        w = max(1, round(s.width * scale)) if s.width else 0
+        if s.kind == "poly":
+            pygame.draw.polygon(surface, s.color, [tr(p) for p in s.points], w)
+        elif s.kind == "circle":
+            x, y = tr((s.circle[0], s.circle[1]))
+            pygame.draw.circle(surface, s.color, (x, y), s.circle[2] * scale, w)
+        elif s.kind == "line":
+            pts = [tr(p) for p in s.points]
+            pygame.draw.lines(surface, s.color, False, pts, w)
+            r = w / 2
+            if r >= 1.5:
+                for p in (pts[0], pts[-1]):
+                    pygame.draw.circle(surface, s.color, p, r)
+
+
+@lru_cache(maxsize=2048)
+def _symbol_sprite(symbol: str, style: str, height: int, flip: bool = False) -> pygame.Surface:
+    """An anti-aliased sprite of a suit symbol ``height`` pixels high (width from the symbol's aspect)."""
+    height = max(2, height)
+    look = _LOOKS[(style, symbol)]
+    shapes = _SYMBOL_BUILDERS[symbol](look)
+    aspect = _SYMBOL_ASPECT[symbol]
+    width = max(2, round(height * aspect))
+    ss = 4 if height < 64 else 2
+    big = pygame.Surface((width * ss, height * ss), pygame.SRCALPHA)
+    scale = height * ss / 2.0 * 0.98
+    _draw_shapes(big, shapes, width * ss / 2.0, height * ss / 2.0, scale, flip)
+    return pygame.transform.smoothscale(big, (width, height))
+
+
+def symbol_sprite(deck_name: str, suit: int, height: int, style: str = "classic") -> pygame.Surface:
+    """The suit symbol of ``deck_name``'s suit index ``suit`` as a sprite ``height`` pixels high.
+
+    Useful for the table (e.g. the trump or named-suit indicator). Cached; do not modify the result.
+    """
+    deck = _deck(deck_name)
+    _check_style(style)
+    if not 0 <= suit < len(deck.suits):
+        raise ValueError(f"suit index {suit} is outside the {deck_name} deck (0..{len(deck.suits) - 1})")
+    return _symbol_sprite(_symbols(deck)[suit], style, int(height))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Pip layouts (x, y in 0..1 of the pip area; the lower half of French/German pips is drawn upside down)
+
+_COL_L, _COL_M, _COL_R = 0.0, 0.5, 1.0
+_PIP_LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.5, 0.5),),
+    2: ((0.5, 0.0), (0.5, 1.0)),
+    3: ((0.5, 0.0), (0.5, 0.5), (0.5, 1.0)),
+    4: ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)),
+    5: ((0.0, 0.0), (1.0, 0.0), (0.5, 0.5), (0.0, 1.0), (1.0, 1.0)),
+    6: ((0.0, 0.0), (1.0, 0.0), (0.0, 0.5), (1.0, 0.5), (0.0, 1.0), (1.0, 1.0)),
+    7: ((0.0, 0.0), (1.0, 0.0), (0.5, 0.25), (0.0, 0.5), (1.0, 0.5), (0.0, 1.0), (1.0, 1.0)),
+    8: ((0.0, 0.0), (1.0, 0.0), (0.5, 0.25), (0.0, 0.5), (1.0, 0.5), (0.5, 0.75), (0.0, 1.0), (1.0, 1.0)),
+    9: ((0.0, 0.0), (1.0, 0.0), (0.0, 1 / 3), (1.0, 1 / 3), (0.5, 0.5), (0.0, 2 / 3), (1.0, 2 / 3), (0.0, 1.0),
+        (1.0, 1.0)),
+    10: ((0.0, 0.0), (1.0, 0.0), (0.5, 1 / 6), (0.0, 1 / 3), (1.0, 1 / 3), (0.0, 2 / 3), (1.0, 2 / 3),
+         (0.5, 5 / 6), (0.0, 1.0), (1.0, 1.0)),
+}
+
+# Italian swords and batons stand side by side in rows: row lengths per count
+_TALL_ROWS: dict[int, tuple[int, ...]] = {1: (1,), 2: (2,), 3: (3,), 4: (2, 2), 5: (3, 2), 6: (3, 3), 7: (4, 3)}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Ranks
+
+
+def _rank_value(deck: Deck, rank: int) -> int | None:
+    """Number of pips of a number card (Ace = 1), or None for a court card."""
+    sym = deck.ranks[rank]
+    if sym == "A":
+        return 1
+    if sym == "T" or sym == "X":
+        return 10
+    if sym.isdigit():
+        return int(sym)
+    return None
+
+
+_ROMAN = {"7": "VII", "8": "VIII", "9": "IX", "X": "X"}
+
+
+def _index_text(deck: Deck, rank: int) -> str:
+    sym = deck.ranks[rank]
+    if deck.name == "french52" and sym == "T":
+        return "10"
+    if _family(deck) == "german":
+        return _ROMAN.get(sym, sym)
+    return sym
+
+
+def _deck(deck_name: str) -> Deck:
+    try:
+        return DECKS[deck_name]
+    except KeyError:
+        raise ValueError(f"unknown deck {deck_name!r}; choose one of {', '.join(DECKS)}") from None
+
+
+def _check_style(style: str) -> None:
+    if style not in STYLES:
+        raise ValueError(f"unknown card style {style!r}; choose one of {', '.join(STYLES)}")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Card bodies and backs
+
+
+def size_for_width(width: int) -> tuple[int, int]:
+    """Pixel size (width, height) of a card ``width`` pixels wide (aspect 2.5 : 3.5)."""
+    width = max(8, int(width))
+    return width, round(width * ASPECT)
+
+
+def _radius(width: int) -> float:
+    return max(2.0, width * 0.07)
+
+
+@lru_cache(maxsize=64)
+def _blank(width: int, fill: RGB = PAPER, edge: RGB = EDGE) -> pygame.Surface:
+    """A rounded card body with a thin edge, anti-aliased by supersampling."""
+    w, h = size_for_width(width)
+    ss = 4 if w < 120 else 2
+    big = pygame.Surface((w * ss, h * ss), pygame.SRCALPHA)
+    r = round(_radius(w) * ss)
+    pygame.draw.rect(big, edge, big.get_rect(), border_radius=r)
+    border = max(1, round(max(1.0, w / 110) * ss))
+    pygame.draw.rect(big, fill, big.get_rect().inflate(-2 * border, -2 * border), border_radius=max(1, r - border))
+    return pygame.transform.smoothscale(big, (w, h))
+
+
+@lru_cache(maxsize=32)
+def _back(width: int, base: RGB, line: RGB) -> pygame.Surface:
+    w, h = size_for_width(width)
+    ss = 2 if w >= 60 else 3
+    W, H = w * ss, h * ss
+    big = pygame.Surface((W, H), pygame.SRCALPHA)
+    r = round(_radius(w) * ss)
+    pygame.draw.rect(big, EDGE, big.get_rect(), border_radius=r)
+    pygame.draw.rect(big, WHITE, big.get_rect().inflate(-2 * ss, -2 * ss), border_radius=max(1, r - ss))
+    margin = round(w * 0.07) * ss
+    inner = big.get_rect().inflate(-2 * margin, -2 * margin)
+    pygame.draw.rect(big, base, inner, border_radius=max(1, round(r * 0.5)))
+    pattern = pygame.Surface(inner.size, pygame.SRCALPHA)
+    step = max(6, round(w * 0.12)) * ss
+    lw = max(1, round(w * 0.012 * ss))
+    iw, ih = inner.size
+    # diagonal lattice
+    for k in range(-ih, iw + ih, step):
+        pygame.draw.line(pattern, line, (k, 0), (k + ih, ih), lw)
+        pygame.draw.line(pattern, line, (k, ih), (k + ih, 0), lw)
+    # small diamonds at lattice crossings
+    dot = step * 0.16
+    for y in range(0, ih + step, step):
+        for x in range(0, iw + step, step):
+            for ox, oy in ((0, 0), (step / 2, step / 2)):
+                px, py = x + ox, y + oy
+                pygame.draw.polygon(pattern, line, [(px, py - dot), (px + dot, py), (px, py + dot), (px - dot, py)])
+    # central medallion
+    cx, cy = iw / 2, ih / 2
+    rm = iw * 0.3
+    pygame.draw.ellipse(pattern, base, (cx - rm * 1.05, cy - rm * 1.45, rm * 2.1, rm * 2.9))
+    pygame.draw.ellipse(pattern, line, (cx - rm, cy - rm * 1.4, rm * 2, rm * 2.8), max(1, lw * 2))
+    pygame.draw.ellipse(pattern, line, (cx - rm * 0.78, cy - rm * 1.12, rm * 1.56, rm * 2.24), lw)
+    star = []
+    for k in range(16):
+        a = math.pi * k / 8 - math.pi / 2
+        rr = rm * (0.62 if k % 2 == 0 else 0.26)
+        star.append((cx + rr * math.cos(a) * 0.9, cy + rr * math.sin(a) * 1.25))
+    pygame.draw.polygon(pattern, line, star)
+    big.blit(pattern, inner.topleft)
+    pygame.draw.rect(big, line, inner, max(1, lw), border_radius=max(1, round(r * 0.5)))
+    return pygame.transform.smoothscale(big, (w, h))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Court figures
+
+
+@dataclass(frozen=True)
+class _FigurePalette:
+    robe: RGB
+    robe2: RGB
+    trim: RGB
+    dark: RGB
+
+
+def _figure_palette(look: SuitLook, family: str) -> _FigurePalette:
+    main = look.index if family == "french" else look.main
+    if family != "french" and main in (BLACK,):
+        main = look.main
+    robe = main if main != BLACK else (40, 40, 48)
+    second = NAVY if robe[0] > 150 and robe[1] < 100 else RED
+    if robe == NAVY or robe == BLUE:
+        second = RED
+    return _FigurePalette(robe, second, GOLD, BLACK)
+
+
+def _draw_bust(surf: pygame.Surface, rect: pygame.Rect, kind: str, pal: _FigurePalette) -> None:
+    """A half-length stylised figure filling ``rect`` (head at the top, cut at the bottom edge).
+
+    kind: ``K`` king (crown, beard), ``Q`` queen (tiara, long hair), ``J``/``U``/``F`` page (cap with feather),
+    ``O`` Ober (tall hat).
+    """
+    x0, y0, w, h = rect.x, rect.y, rect.w, rect.h
+    lw = max(1, round(w * 0.012))
+
+    def P(u: float, v: float) -> tuple[float, float]:
+        return x0 + u * w, y0 + v * h
+
+    def poly(color: RGB, pts: Sequence[Point], width: int = 0) -> None:
+        pygame.draw.polygon(surf, color, [P(u, v) for u, v in pts], width)
+
+    head_cx, head_cy, head_r = 0.5, 0.36, 0.15
+    # shoulders / robe
+    robe = [(0.08, 1.0), (0.12, 0.72), (0.3, 0.58), (0.5, 0.56), (0.7, 0.58), (0.88, 0.72), (0.92, 1.0)]
+    poly(pal.robe, robe)
+    poly(pal.dark, robe, lw)
+    # collar / trim
+    collar = [(0.3, 0.58), (0.5, 0.72), (0.7, 0.58), (0.64, 0.56), (0.5, 0.64), (0.36, 0.56)]
+    poly(pal.trim, collar)
+    poly(pal.dark, collar, lw)
+    # front panel
+    panel = [(0.44, 0.7), (0.56, 0.7), (0.6, 1.0), (0.4, 1.0)]
+    poly(pal.robe2, panel)
+    poly(pal.dark, panel, lw)
+    for k in range(3):
+        pygame.draw.circle(surf, pal.trim, P(0.5, 0.78 + k * 0.08), max(1, w * 0.018))
+    # sleeves pattern
+    for side in (0.2, 0.8):
+        pygame.draw.line(surf, pal.trim, P(side - 0.06, 0.75), P(side + 0.04, 1.0), max(1, lw * 2))
+    # neck and head
+    pygame.draw.rect(surf, SKIN, (*P(0.45, 0.45), w * 0.1, h * 0.13))
+    if kind == "Q":  # long hair behind the head
+        hair = [(0.3, 0.3), (0.5, 0.16), (0.7, 0.3), (0.74, 0.62), (0.6, 0.6), (0.5, 0.5), (0.4, 0.6), (0.26, 0.62)]
+        poly((196, 130, 40), hair)
+        poly(pal.dark, hair, lw)
+    hx, hy = P(head_cx, head_cy)
+    hr = head_r * w
+    pygame.draw.ellipse(surf, SKIN, (hx - hr, hy - hr * 1.15, hr * 2, hr * 2.3))
+    pygame.draw.ellipse(surf, pal.dark, (hx - hr, hy - hr * 1.15, hr * 2, hr * 2.3), lw)
+    # face
+    er = max(1, hr * 0.1)
+    pygame.draw.circle(surf, pal.dark, (hx - hr * 0.38, hy - hr * 0.1), er)
+    pygame.draw.circle(surf, pal.dark, (hx + hr * 0.38, hy - hr * 0.1), er)
+    pygame.draw.line(surf, pal.dark, (hx, hy - hr * 0.05), (hx - hr * 0.1, hy + hr * 0.3), lw)
+    if kind == "K":  # beard
+        beard = [(0.36, 0.38), (0.4, 0.5), (0.5, 0.56), (0.6, 0.5), (0.64, 0.38), (0.56, 0.44), (0.44, 0.44)]
+        poly((236, 232, 220), beard)
+        poly(pal.dark, beard, lw)
+    else:
+        pygame.draw.line(surf, (190, 60, 60), (hx - hr * 0.25, hy + hr * 0.55), (hx + hr * 0.25, hy + hr * 0.55),
+                         lw)
+    # headwear
+    if kind == "K":
+        crown = [(0.33, 0.25), (0.33, 0.08), (0.39, 0.16), (0.44, 0.03), (0.5, 0.13), (0.56, 0.03), (0.61, 0.16),
+                 (0.67, 0.08), (0.67, 0.25)]
+        poly(pal.trim, crown)
+        poly(pal.dark, crown, lw)
+        for u in (0.4, 0.5, 0.6):
+            pygame.draw.circle(surf, pal.robe2, P(u, 0.21), max(1, w * 0.018))
+    elif kind == "Q":
+        tiara = [(0.36, 0.24), (0.4, 0.13), (0.45, 0.18), (0.5, 0.08), (0.55, 0.18), (0.6, 0.13), (0.64, 0.24)]
+        poly(pal.trim, tiara)
+        poly(pal.dark, tiara, lw)
+        pygame.draw.circle(surf, pal.robe2, P(0.5, 0.17), max(1, w * 0.018))
+    elif kind == "O":  # tall hat
+        hat = [(0.34, 0.26), (0.38, 0.04), (0.62, 0.04), (0.66, 0.26)]
+        poly(pal.robe2, hat)
+        poly(pal.dark, hat, lw)
+        pygame.draw.rect(surf, pal.trim, (*P(0.34, 0.2), w * 0.32, h * 0.05))
+    else:  # page's beret with feather
+        pygame.draw.ellipse(surf, pal.robe2, (*P(0.3, 0.13), w * 0.4, h * 0.12))
+        pygame.draw.ellipse(surf, pal.dark, (*P(0.3, 0.13), w * 0.4, h * 0.12), lw)
+        feather = _quad((0.62, 0.18), (0.8, 0.02), (0.88, 0.14), 8)
+        pygame.draw.lines(surf, pal.trim, False, [P(u, v) for u, v in feather], max(1, lw * 3))
+
+
+def _draw_horse(surf: pygame.Surface, rect: pygame.Rect, pal: _FigurePalette) -> None:
+    """A horse's head and neck in profile with a small rider (the Italian Cavallo)."""
+    x0, y0, w, h = rect.x, rect.y, rect.w, rect.h
+    lw = max(1, round(w * 0.012))
+
+    def P(u: float, v: float) -> tuple[float, float]:
+        return x0 + u * w, y0 + v * h
+
+    horse = [(0.25, 1.0), (0.3, 0.62), (0.36, 0.42), (0.3, 0.3), (0.12, 0.36), (0.06, 0.3), (0.1, 0.2),
+             (0.3, 0.06), (0.38, 0.0), (0.42, 0.08), (0.56, 0.2), (0.66, 0.5), (0.72, 1.0)]
+    coat = (250, 246, 236)
+    pygame.draw.polygon(surf, coat, [P(u, v) for u, v in horse])
+    pygame.draw.polygon(surf, pal.dark, [P(u, v) for u, v in horse], lw)
+    mane = [(0.42, 0.08), (0.56, 0.2), (0.66, 0.5), (0.72, 1.0), (0.8, 1.0), (0.74, 0.44), (0.6, 0.12)]
+    pygame.draw.polygon(surf, (150, 90, 40), [P(u, v) for u, v in mane])
+    pygame.draw.circle(surf, pal.dark, P(0.3, 0.17), max(1, w * 0.018))
+    bridle = [P(0.1, 0.27), P(0.34, 0.26), P(0.4, 0.12)]
+    pygame.draw.lines(surf, pal.robe2, False, bridle, max(1, lw * 2))
+    # saddle cloth
+    cloth = [(0.3, 0.74), (0.7, 0.7), (0.74, 1.0), (0.26, 1.0)]
+    pygame.draw.polygon(surf, pal.robe, [P(u, v) for u, v in cloth])
+    pygame.draw.polygon(surf, pal.dark, [P(u, v) for u, v in cloth], lw)
+    pygame.draw.line(surf, pal.trim, P(0.29, 0.8), P(0.72, 0.77), max(1, lw * 2))
+
+
+def _court_art(deck: Deck, style: str, suit: int, rank: int, w: int, h: int) -> pygame.Surface:
+    """A framed court figure for the whole card (drawn at twice the size, then scaled down)."""
+    family = _family(deck)
+    symbol = _symbols(deck)[suit]
+    look = _LOOKS[(style, symbol)]
+    pal = _figure_palette(look, family)
+    sym = deck.ranks[rank]
+    ss = 2
+    W, H = w * ss, h * ss
+    big = pygame.Surface((W, H), pygame.SRCALPHA)
+    fx, fy = round(W * 0.2), round(H * 0.1)
+    frame = pygame.Rect(fx, fy, W - 2 * fx, H - 2 * fy)
+    pygame.draw.rect(big, _lighter(pal.robe, 0.85), frame)
+    lw = max(1, round(W * 0.012))
+    double_ended = family != "italian"
+    kind = {"J": "J", "Q": "Q", "K": "K", "U": "U", "O": "O", "H": "H"}.get(sym, "J")
+    if double_ended:
+        half = pygame.Rect(0, 0, frame.w, frame.h // 2)
+        part = pygame.Surface(half.size, pygame.SRCALPHA)
+        _draw_bust(part, half.inflate(-round(frame.w * 0.04), 0).move(round(frame.w * 0.02), 0), kind, pal)
+        # suit sign beside the figure: Ober above-left, Unter low-left, French courts top-left
+        sh = round(frame.h * 0.13)
+        spr = _symbol_sprite(symbol, style, sh)
+        sy = round(half.h * 0.55) if kind == "U" else round(half.h * 0.04)
+        part.blit(spr, (round(frame.w * 0.04), sy))
+        big.blit(part, frame.topleft)
+        big.blit(pygame.transform.rotate(part, 180), (frame.x, frame.y + frame.h - half.h))
+        pygame.draw.line(big, pal.dark, (frame.x, frame.centery), (frame.right - 1, frame.centery), lw)
+    else:
+        fig_rect = pygame.Rect(frame.x, frame.y + round(frame.h * 0.04), frame.w, round(frame.h * 0.7))
+        if kind == "H":
+            _draw_horse(big, fig_rect, pal)
+            rider = pygame.Rect(frame.x + round(frame.w * 0.3), frame.y, round(frame.w * 0.55),
+                                round(frame.h * 0.42))
+            _draw_bust(big, rider, "J", pal)
+        else:
+            _draw_bust(big, fig_rect, "K" if kind == "K" else "J", pal)
+        sh = round(frame.h * 0.26)
+        spr = _symbol_sprite(symbol, style, sh)
+        big.blit(spr, (frame.centerx - spr.get_width() // 2, frame.bottom - sh - round(frame.h * 0.03)))
+    pygame.draw.rect(big, pal.dark, frame, lw)
+    pygame.draw.rect(big, pal.trim, frame.inflate(-4 * lw, -4 * lw), lw)
+    return pygame.transform.smoothscale(big, (w, h))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Highlights
+
+
+def highlight(surface: pygame.Surface, kind: str) -> pygame.Surface:
+    """A copy of a card surface marked as ``legal`` (gold rim), ``selected`` (blue rim, for picks),
+    ``hover`` (light rim) or ``illegal`` (greyed out)."""
+    if kind not in HIGHLIGHT_KINDS:
+        raise ValueError(f"unknown highlight {kind!r}; choose one of {', '.join(HIGHLIGHT_KINDS)}")
+    out = surface.copy()
+    w, h = out.get_size()
+    r = round(_radius(w))
+    if kind == "illegal":
+        veil = pygame.Surface((w, h), pygame.SRCALPHA)
+        pygame.draw.rect(veil, (60, 60, 70, 120), veil.get_rect(), border_radius=r)
+        out.blit(veil, (0, 0))
+        return out
+    color = {"legal": (255, 196, 0), "selected": (30, 120, 255), "hover": (255, 255, 255)}[kind]
+    width = max(2, round(w * 0.045))
+    pygame.draw.rect(out, color, out.get_rect(), width, border_radius=r)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The public renderer
+
+
+class CardArt:
+    """Renders the faces and backs of one deck in one style; every result is cached (do not modify it)."""
+
+    def __init__(self, deck_name: str, style: str = "classic") -> None:
+        _check_style(style)
+        self.deck: Deck = _deck(deck_name)
+        self.deck_name = deck_name
+        self.style = style
+        self.family = _family(self.deck)
+        self._symbols = _symbols(self.deck)
+        self._faces: dict[tuple[int, int], pygame.Surface] = {}
+        self._marked: dict[tuple[int, int, str], pygame.Surface] = {}
+
+    # -- sizes
+    @staticmethod
+    def size_for_width(width: int) -> tuple[int, int]:
+        """Pixel size (width, height) of a card ``width`` pixels wide (aspect 2.5 : 3.5)."""
+        return size_for_width(width)
+
+    # -- backs
+    def back(self, width: int) -> pygame.Surface:
+        """The card back ``width`` pixels wide (a blue lattice with a medallion; red for Italian decks)."""
+        if self.family == "italian":
+            return _back(int(width), (150, 30, 36), (236, 200, 120))
+        return _back(int(width), (30, 58, 128), (190, 208, 240))
+
+    # -- faces
+    def face(self, card: int, width: int) -> pygame.Surface:
+        """The face of engine card index ``card``, ``width`` pixels wide; cached per (card, width)."""
+        width = int(width)
+        key = (card, width)
+        surf = self._faces.get(key)
+        if surf is None:
+            if not isinstance(card, int) or not 0 <= card < self.deck.size:
+                raise ValueError(f"card index {card!r} is outside the {self.deck_name} deck (0..{self.deck.size - 1})")
+            surf = self._render(card, width)
+            self._faces[key] = surf
+        return surf
+
+    def face_marked(self, card: int, width: int, kind: str) -> pygame.Surface:
+        """:func:`highlight` applied to :meth:`face`, cached."""
+        key = (card, int(width), kind)
+        surf = self._marked.get(key)
+        if surf is None:
+            surf = highlight(self.face(card, width), kind)
+            self._marked[key] = surf
+        return surf
+
+    def highlight(self, surface: pygame.Surface, kind: str) -> pygame.Surface:
+        """See the module-level :func:`highlight`."""
+        return highlight(surface, kind)
+
+    def suit_symbol(self, suit: int, height: int) -> pygame.Surface:
+        """This deck's symbol for suit index ``suit``, ``height`` pixels high (cached)."""
+        return symbol_sprite(self.deck_name, suit, height, self.style)
+
+    def clear_cache(self) -> None:
+        """Forget rendered faces (e.g. after many window resizes)."""
+        self._faces.clear()
+        self._marked.clear()
+
+    # -- drawing
+    def _render(self, card: int, width: int) -> pygame.Surface:
+        deck = self.deck
+        suit, rank = deck.suit_of(card), deck.rank_of(card)
+        w, h = size_for_width(width)
+        surf = _blank(w).copy()
+        symbol = self._symbols[suit]
+        value = _rank_value(deck, rank)
+        if value is None:
+            surf.blit(_court_art(deck, self.style, suit, rank, w, h), (0, 0))
+        elif value == 1:
+            self._draw_ace(surf, symbol, w, h)
+        else:
+            self._draw_pips(surf, symbol, value, w, h)
+        self._draw_indices(surf, symbol, _index_text(deck, rank), w, h)
+        return surf
+
+    def _draw_ace(self, surf: pygame.Surface, symbol: str, w: int, h: int) -> None:
+        size = round(w * (0.62 if symbol not in _TALL_SYMBOLS else 1.0))
+        if symbol in _TALL_SYMBOLS:
+            size = round(h * 0.66)
+        spr = _symbol_sprite(symbol, self.style, size)
+        surf.blit(spr, (w // 2 - spr.get_width() // 2, h // 2 - spr.get_height() // 2))
+        if self.family == "german":  # a banner ribbon under the big symbol, as on German aces
+            look = _LOOKS[(self.style, symbol)]
+            y = h // 2 + size // 2 + max(1, round(h * 0.02))
+            band = pygame.Rect(round(w * 0.26), y, round(w * 0.48), max(2, round(h * 0.045)))
+            pygame.draw.rect(surf, _lighter(look.main, 0.55), band, border_radius=band.h // 2)
+            pygame.draw.rect(surf, look.accent, band, max(1, round(w * 0.012)), border_radius=band.h // 2)
+
+    def _draw_pips(self, surf: pygame.Surface, symbol: str, value: int, w: int, h: int) -> None:
+        if symbol in _TALL_SYMBOLS:
+            self._draw_tall_pips(surf, symbol, value, w, h)
+            return
+        upright_only = self.family == "italian"
+        pip_h = round(w * (0.2 if value <= 8 else 0.18))
+        if self.family == "italian":
+            pip_h = round(w * 0.22)
+        left, right = w * 0.31, w * 0.69
+        top, bottom = h * 0.2, h * 0.8
+        for u, v in _PIP_LAYOUTS[value]:
+            cx = left + (right - left) * u
+            cy = top + (bottom - top) * v
+            flip = (not upright_only) and v > 0.5 + 1e-9
+            spr = _symbol_sprite(symbol, self.style, pip_h, flip)
+            surf.blit(spr, (round(cx - spr.get_width() / 2), round(cy - spr.get_height() / 2)))
+
+    def _draw_tall_pips(self, surf: pygame.Surface, symbol: str, value: int, w: int, h: int) -> None:
+        rows = _TALL_ROWS[value]
+        area_top, area_bottom = h * 0.1, h * 0.9
+        row_h = (area_bottom - area_top) / len(rows)
+        pip_h = round(row_h * 0.9)
+        spr = _symbol_sprite(symbol, self.style, pip_h)
+        for i, n in enumerate(rows):
+            cy = area_top + row_h * (i + 0.5)
+            span = w * (0.14 * (n - 1))
+            for k in range(n):
+                cx = w / 2 - span / 2 + (span / (n - 1) * k if n > 1 else 0)
+                surf.blit(spr, (round(cx - spr.get_width() / 2), round(cy - spr.get_height() / 2)))
+
+    def _draw_indices(self, surf: pygame.Surface, symbol: str, text: str, w: int, h: int) -> None:
+        look = _LOOKS[(self.style, symbol)]
+        size = max(7, round(w * 0.2))
+        glyph = fonts.font(size, bold=True).render(text, True, look.index)
+        max_w = w * 0.2
+        if glyph.get_width() > max_w:  # condensed for "10", "VIII"
+            glyph = pygame.transform.smoothscale(glyph, (max(1, round(max_w)), glyph.get_height()))
+        pip = _symbol_sprite(symbol, self.style, max(4, round(w * 0.14)))
+        cx = w * 0.135
+        top = max(1, round(w * 0.035))
+        gx = round(cx - glyph.get_width() / 2)
+        gy = top - round(size * 0.08)
+        px = round(cx - pip.get_width() / 2)
+        py = gy + round(size * 1.02)
+        corner = pygame.Surface((w, py + pip.get_height() + 1), pygame.SRCALPHA)
+        corner.blit(glyph, (gx, gy))
+        corner.blit(pip, (px, py))
+        surf.blit(corner, (0, 0))
+        surf.blit(pygame.transform.rotate(corner, 180), (0, h - corner.get_height()))
