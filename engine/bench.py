@@ -1,0 +1,131 @@
+"""Speed bench: agent iterations/s and seconds/move, or raw playouts/s and determinizations/s per game.
+
+``python -m engine.bench --game sueca --agent ismcts:iterations=10000 --positions 5 [--seed 1] [--json P]``
+runs the agent from K seeded positions (the first decision with two or more legal moves of a freshly
+dealt hand) and reports iterations/s and seconds/move (median, min, max).
+
+``python -m engine.bench --what playouts [--game G ...] [--seconds 2]`` reports random playouts/s (clone a
+dealt hand and play it out with random legal moves) and determinizations/s (of the current player's
+observation) for each game (every available game by default).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shlex
+import statistics
+import sys
+import time
+from typing import Any
+
+from engine import agents, registry
+from engine.agents.base import Budget, Progress
+from engine.determinize import determinize
+from engine.game import Game, GameError, GameState
+from engine.rng import derive_seed
+from engine.search.common import random_rollout
+
+
+def first_decision(game: Game, seed: int, index: int) -> GameState:
+    """The first state with two or more legal moves of hand ``index`` dealt from ``seed``."""
+    rng = random.Random(derive_seed(seed, "bench", index))
+    state = game.new_hand(rng)
+    while not state.is_terminal():
+        moves = state.legal_moves()
+        if len(moves) >= 2:
+            return state
+        state.do(moves[0])
+    raise GameError("a dealt hand ended without a real decision")
+
+
+def _summary(values: list[float]) -> dict[str, float]:
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
+
+
+def bench_agent(game: Game, spec: str, positions: int, seed: int) -> dict[str, Any]:
+    """Iterations/s and seconds/move of ``spec`` over ``positions`` opening decisions."""
+    its_per_s: list[float] = []
+    secs: list[float] = []
+    for k in range(positions):
+        state = first_decision(game, seed, k)
+        agent = agents.make(spec, game)
+        reports: list[Progress] = []
+        budget = Budget(on_progress=reports.append)
+        rng = random.Random(derive_seed(seed, "agent", k))
+        start = time.perf_counter()
+        if agent.fair:
+            agent.choose(state.observation(state.current_player), rng, budget)
+        else:
+            agent.choose_full(state, rng, budget)
+        elapsed = time.perf_counter() - start
+        iterations = reports[-1].iterations if reports else 0
+        secs.append(elapsed)
+        its_per_s.append(iterations / elapsed if elapsed > 0 else 0.0)
+    return {"iterations_per_second": _summary(its_per_s), "seconds_per_move": _summary(secs)}
+
+
+def bench_playouts(game: Game, seconds: float, seed: int) -> dict[str, Any]:
+    """Random playouts/s and determinizations/s from dealt hands' first decisions."""
+    states = [first_decision(game, seed, k) for k in range(20)]
+    rng = random.Random(seed)
+    n = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for s in states:
+            random_rollout(s.clone(), rng)
+        n += len(states)
+    playouts = n / (time.perf_counter() - start)
+    observations = [s.observation(s.current_player) for s in states]
+    n = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for o in observations:
+            determinize(o, rng)
+        n += len(observations)
+    dets = n / (time.perf_counter() - start)
+    return {"random_playouts_per_second": round(playouts, 1), "determinizations_per_second": round(dets, 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__.split("\n\n")[0])
+    p.add_argument("--what", choices=("agent", "playouts"), default="agent")
+    p.add_argument("--game", action="append", help="game name (repeatable in playouts mode)")
+    p.add_argument("--variant", action="append", default=[], metavar="K=V")
+    p.add_argument("--agent", default="ismcts:iterations=10000", help="agent SPEC")
+    p.add_argument("--positions", type=int, default=5)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seconds", type=float, default=2.0, help="seconds per measurement (playouts mode)")
+    p.add_argument("--json", metavar="PATH")
+    args = p.parse_args(argv)
+    command = "python -m engine.bench " + " ".join(shlex.quote(a) for a in (argv if argv is not None
+                                                                            else sys.argv[1:]))
+    try:
+        variant = registry.parse_variant(args.variant)
+        if args.what == "agent":
+            if not args.game or len(args.game) != 1:
+                p.error("agent mode needs exactly one --game")
+            game = registry.create(args.game[0], variant)
+            out: dict[str, Any] = {"command": command, "game": game.name, "agent": args.agent,
+                                   "positions": args.positions}
+            out.update(bench_agent(game, args.agent, args.positions, args.seed))
+        else:
+            names = args.game or registry.available()
+            out = {"command": command, "games": {}}
+            for name in names:
+                game = registry.create(name, variant if args.game else {})
+                out["games"][name] = bench_playouts(game, args.seconds, args.seed)
+    except GameError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    text = json.dumps(out, indent=2)
+    print(text)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""The cheating agent: perfect-information UCT that SEES EVERY CARD (a research baseline, never fair)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.agents.base import Agent, Budget
+from engine.game import Game, GameState, VariantError
+from engine.observation import Observation
+from engine.search.common import Clock, exploration, search_options
+from engine.search.uct import uct_search
+
+__all__ = ["CheatingUCTAgent"]
+
+
+class CheatingUCTAgent(Agent):
+    """UCT on the true state: it knows every hidden card (CHEATING - research baseline only)."""
+
+    name = "cheat"
+    description = "CHEATING research baseline: UCT that sees every player's cards (never a fair opponent)"
+    fair = False
+    params = search_options(1000)
+
+    def __init__(self, game: Game, **params: Any) -> None:
+        super().__init__(game, **params)
+        self.c = exploration(float(self.config["c"]), game.name)
+
+    def choose(self, obs: Observation, rng: random.Random, budget: Budget | None = None) -> int:
+        raise VariantError("the cheating agent needs the true state (choose_full); it cannot play fair")
+
+    def choose_full(self, state: GameState, rng: random.Random, budget: Budget | None = None) -> int:
+        moves = state.legal_moves()
+        if not moves:
+            raise VariantError("no legal move: the hand is over")
+        if len(moves) == 1:
+            return moves[0]
+        clock = Clock(int(self.config["iterations"]), float(self.config["seconds"]), budget)
+        visits, totals, n = uct_search(state, rng, clock, self.c, str(self.config["reward"]))
+        best = max(moves, key=lambda m: (visits.get(m, 0), totals.get(m, 0.0)))
+        clock.final_report(n, best, None)
+        return best
