@@ -1,0 +1,728 @@
+"""Pharaoh (Slovak Faraón, Mau-Mau family): classic rules for people and the seed rules of seeds/004.
+
+One game, ``pharaoh``, with option ``rules``:
+
+* ``classic`` (default; 2-5 players, 32 German cards, 5 each or option 4): one card is turned to start the
+  discard pile (its effect does not apply: a turned VII or Ace is no penalty, a turned Ober just asks for its
+  own suit). A player plays one or several cards of one rank whose *first* card matches the top card's suit
+  (or the suit named by an Ober) or its rank; the *last* card played becomes the top. Instead of playing a
+  player may always draw one card (the turn ends).
+  VII: the next player draws 3 (option ``seven_draw`` = 2) unless they play a VII, which stacks (+3 per VII).
+  Ace: the next player misses the turn (move ``skip``) unless they play an Ace (stacks: the skip passes on).
+  Ober: playable on any top when no VII/Ace is pending; the player names the next suit (part of the move).
+  Unter of leaves = the Pharaoh: playable on anything, even on a pending VII or Ace, which it cancels; after it
+  any card may follow. When a draw finds the stock empty, the discard pile except its top card is shuffled
+  into a new stock (deterministically from ``shuffle_seed`` stored in the state; observations hide it).
+  A player who can neither play nor draw passes (``skip``). Players who empty their hand finish in order; the
+  others play on for the places until one is left. Scoring ``penalty``: the hand ends when the first player
+  goes out and every other player scores penalty points for the cards left (VII-X face value, Unter 2,
+  Ober 3, King 4, Ace 11).
+* ``seed`` (seeds/004 definitions 13-15; 2-6 players; ``deck`` = ``small``: 3 suits x VII-Unter = 15 cards,
+  6 each, or ``full``: 32 cards, 10 each): a k-tuple of same-rank cards may be played when they have the top
+  card's rank ("match value", any order) or when the first card has the top card's suit ("match suit"); the
+  last card becomes the top. Or draw one card; with an empty stock, skip. No special cards, no reshuffle.
+  ``open`` plays it with open hands, as the seed's experiments did (then only the stock order is hidden).
+
+**Ending a stuck hand** (seeds/004 section 4.2 "Ties"): the *lock counter* counts consecutive turns on which
+the player could only skip; the *draw counter* counts consecutive skips. The hand ends when the lock counter
+reaches the number of players still in, or the draw counter three times that. A classic hand also ends after
+``MAX_TURNS`` turns (a safety net; random play never gets near it). Unfinished players are then ranked after
+the finished ones by fewest cards left; equal counts are ranked in reverse order of play within a round
+(counted from the seat that moved first in the hand): the one who plays last in a round ranks best.
+
+**Matches.** ``scoring`` = ``places``: a hand gives n-1 placement points to the winner, n-2 to the second,
+..., 0 to the last; the first to ``target`` points (tie at the top: play on) wins; ``target`` 0 = one hand.
+``scoring`` = ``penalty``: penalty points add up; the match ends when someone reaches ``penalty_limit``
+(default 100) and the lowest total wins.
+
+**Moves** are ints. ``DRAW`` = 0 (draw one card, or take a pending VII penalty), ``SKIP`` = 1 (miss the turn
+on a pending Ace, the seed's skip, or a forced pass). A play has low bits ``10``; bits 2-4 hold the named
+suit + 1 (0 = none) and from bit 5 each card + 1 in 6 bits, in the order played. Notation: ``draw``, ``skip``
+(or ``pass``), ``7L``, ``7L+7H`` (7H becomes the top), ``OL>H`` (Ober of leaves naming hearts).
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import permutations
+from typing import Any, ClassVar
+
+from engine.cards import GERMAN32, PHARAOH15, Deck, NotationError, bits, popcount
+from engine.game import Game, GameState, HandResult, Option, StateFormatError, VariantError
+from engine.observation import HiddenSlot, Observation
+from engine.rng import derive_seed
+
+DRAW = 0
+SKIP = 1
+PLAY = 2
+NAMED_SHIFT = 2
+CARDS_SHIFT = 5
+HIDDEN = -1
+MAX_TURNS = 2000
+"""Safety cap on the turns of a classic hand (ranked like a stuck hand when reached)."""
+PENALTY_BY_RANK = {"7": 7, "8": 8, "9": 9, "X": 10, "U": 2, "O": 3, "K": 4, "A": 11}
+_PERMS: dict[int, list[tuple[int, ...]]] = {
+    k: [p for size in range(1, k + 1) for p in permutations(range(k), size)] for k in range(5)}
+
+
+def encode_play(cards: list[int] | tuple[int, ...], named: int = -1) -> int:
+    """The move that plays ``cards`` in this order (the last becomes the top), naming ``named`` (Ober)."""
+    move = PLAY | (named + 1) << NAMED_SHIFT
+    shift = CARDS_SHIFT
+    for c in cards:
+        move |= (c + 1) << shift
+        shift += 6
+    return move
+
+
+def play_cards(move: int) -> list[int]:
+    """The cards of a play move in the order played (empty for draw/skip)."""
+    if move & 3 != PLAY:
+        return []
+    out = []
+    move >>= CARDS_SHIFT
+    while move:
+        out.append((move & 63) - 1)
+        move >>= 6
+    return out
+
+
+def named_suit(move: int) -> int:
+    """The suit named by an Ober play, or -1."""
+    return (move >> NAMED_SHIFT & 7) - 1
+
+
+class Pharaoh(Game):
+    """Pharaoh: classic Faraón (default) or the seed rules of seeds/004."""
+
+    name = "pharaoh"
+    title = "Pharaoh"
+    deck: Deck = GERMAN32
+    options: ClassVar[tuple[Option, ...]] = (
+        Option("rules", "classic", "classic Faraon, or the simplified seed rules of seeds/004",
+               choices=("classic", "seed")),
+        Option("players", 4, "number of players (classic 2-5, seed 2-6)", type=int, min=2, max=6),
+        Option("deck", "full", "seed rules: small (15 cards: 3 suits x VII-Unter) or full (32 cards)",
+               choices=("small", "full")),
+        Option("hand_size", 0, "cards dealt to each player (0 = the rules' default: classic 5, seed small 6, "
+               "seed full 10)", type=int, min=0, max=15),
+        Option("seven_draw", 3, "classic: cards a VII makes the next player draw", choices=(2, 3)),
+        Option("scoring", "places", "places: placement points per hand; penalty: the hand ends when the first "
+               "player goes out and the others score their cards left", choices=("places", "penalty")),
+        Option("target", 10, "places scoring: placement points that win the match (0 = one hand)",
+               type=int, min=0, max=1000),
+        Option("penalty_limit", 100, "penalty scoring: the match ends when someone reaches this total",
+               type=int, min=1, max=10000),
+        Option("open", False, "open hands (the seed's experiments): only the stock order is hidden"),
+    )
+    example_variants: ClassVar[tuple[dict[str, Any], ...]] = (
+        {}, {"players": 2, "hand_size": 4, "seven_draw": 2, "target": 0},
+        {"players": 5, "scoring": "penalty", "penalty_limit": 50},
+        {"rules": "seed", "players": 2, "deck": "small", "open": True},
+        {"rules": "seed", "players": 2, "deck": "full"},
+        {"rules": "seed", "players": 3, "deck": "small", "hand_size": 4, "target": 0},
+    )
+
+    def __init__(self, variant: dict[str, Any] | None = None) -> None:
+        super().__init__(variant)
+        v = self.variant
+        self.classic: bool = v["rules"] == "classic"
+        self.deck = GERMAN32 if self.classic or v["deck"] == "full" else PHARAOH15
+        d = self.deck
+        self.nranks = len(d.ranks)
+        self.nsuits = len(d.suits)
+        self.hand_size: int = v["hand_size"] or self.default_hand_size(v)
+        self.rank_masks = [sum(1 << d.card(s, r) for s in range(self.nsuits)) for r in range(self.nranks)]
+        self.suit_masks = [d.suit_mask(s) for s in range(self.nsuits)]
+        ri = d.ranks.index
+        self.seven = ri("7")
+        self.unter = ri("U")
+        self.ober = ri("O") if "O" in d.ranks else -1
+        self.ace = ri("A") if "A" in d.ranks else -1
+        self.pharaoh = d.card(0, self.unter)  # Unter of leaves
+        self.penalty = [PENALTY_BY_RANK[d.ranks[c % self.nranks]] for c in range(d.size)]
+
+    @staticmethod
+    def default_hand_size(v: dict[str, Any]) -> int:
+        if v["rules"] == "classic":
+            return 5
+        return 6 if v["deck"] == "small" else 10
+
+    @classmethod
+    def check_variant(cls, v: dict[str, Any]) -> None:
+        classic = v["rules"] == "classic"
+        if classic and v["players"] > 5:
+            raise VariantError("classic Pharaoh is for 2-5 players (the seed rules allow 6)")
+        if classic and v["deck"] != "full":
+            raise VariantError("classic Pharaoh uses the full 32-card deck (deck=small is for rules=seed)")
+        size = 32 if classic or v["deck"] == "full" else 15
+        hand = v["hand_size"] or cls.default_hand_size(v)
+        if v["players"] * hand + 1 > size:
+            raise VariantError(f"{v['players']} players x {hand} cards + 1 turned card do not fit in the "
+                               f"{size}-card deck: lower hand_size")
+
+    def teams(self) -> list[tuple[int, ...]]:
+        return [(s,) for s in range(self.num_players)]
+
+    def state_class(self) -> type[PharaohState]:
+        return PharaohState
+
+    # --- match ------------------------------------------------------------------------------------
+    def lower_is_better(self) -> bool:
+        return self.variant["scoring"] == "penalty"
+
+    def match_target(self) -> float | None:
+        if self.variant["scoring"] == "penalty":
+            return float(self.variant["penalty_limit"])
+        return self.variant["target"] or None
+
+    def new_hand(self, rng: random.Random, dealer: int = -1, hand_index: int = 0,
+                 match_scores: list[float] | None = None) -> PharaohState:
+        n = self.num_players
+        dealer = n - 1 if dealer < 0 else dealer
+        if not 0 <= dealer < n:
+            raise ValueError(f"dealer seat {dealer} out of range 0..{n - 1}")
+        cards = list(range(self.deck.size))
+        rng.shuffle(cards)
+        hands = [0] * n
+        pos = 0
+        for i in range(n):
+            seat = (dealer + 1 + i) % n
+            hands[seat] = sum(1 << c for c in cards[pos:pos + self.hand_size])
+            pos += self.hand_size
+        top = cards[pos]
+        stock = cards[pos + 1:]
+        return PharaohState(self, hands, [top], stock, dealer, rng.getrandbits(62))
+
+    def position(self, hands: list[str], discard: str, stock: str = "", current: int = 0,
+                 dealer: int = -1) -> PharaohState:
+        """A position from card notation (discard pile bottom to top; stock bottom to top)."""
+        d = self.deck
+        n = self.num_players
+        if len(hands) != n:
+            raise ValueError(f"expected {n} hands, got {len(hands)}")
+        state = PharaohState(self, [d.parse_set(h) for h in hands], d.parse_list(discard), d.parse_list(stock),
+                             n - 1 if dealer < 0 else dealer, 1)
+        state.current = current
+        state.starter = current
+        return state
+
+    def card_name(self, card: int) -> str:
+        return self.deck.long_name(card)
+
+
+class PharaohState(GameState):
+    """A Pharaoh hand in progress (mutable; :meth:`clone` is cheap)."""
+
+    __slots__ = ("game", "hands", "counts", "stock", "discard", "active_suit", "pending_draw", "pending_skip",
+                 "current", "dealer", "starter", "finished", "finish_turns", "turn", "lock", "skips",
+                 "reshuffles", "shuffle_seed", "history", "ended", "pool", "from_pool")
+    game: Pharaoh
+
+    def __init__(self, game: Pharaoh, hands: list[int], discard: list[int], stock: list[int], dealer: int,
+                 shuffle_seed: int) -> None:
+        self.game = game
+        self.hands = hands
+        self.counts = [popcount(h) for h in hands]
+        self.stock = stock
+        self.discard = discard
+        self.active_suit = game.deck.suit_of(discard[-1]) if discard else -1
+        self.pending_draw = 0
+        self.pending_skip = 0
+        self.dealer = dealer
+        self.current = (dealer + 1) % len(hands)
+        self.starter = self.current
+        self.finished: list[int] = []
+        self.finish_turns: list[int] = []
+        self.turn = 0
+        self.lock = 0
+        self.skips = 0
+        self.reshuffles = 0
+        self.shuffle_seed = shuffle_seed
+        self.history: list[tuple[int, int]] = []
+        self.ended = ""
+        self.pool = 0  # public: the cards shuffled into the stock at the last reshuffle (0 = none yet)
+        self.from_pool = [0] * len(hands)  # public: cards each seat holds that it drew from that pool
+
+    # --- basics -----------------------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return len(self.hands)
+
+    @property
+    def top(self) -> int:
+        return self.discard[-1]
+
+    @property
+    def current_player(self) -> int:
+        return -1 if self.ended else self.current
+
+    def is_terminal(self) -> bool:
+        return bool(self.ended)
+
+    def active_seats(self) -> list[int]:
+        """Seats still holding cards (not finished), in seat order."""
+        return [s for s in range(self.num_players) if s not in self.finished]
+
+    def clone(self) -> PharaohState:
+        o = object.__new__(PharaohState)
+        o.game = self.game
+        o.hands = self.hands[:]
+        o.counts = self.counts[:]
+        o.stock = self.stock[:]
+        o.discard = self.discard[:]
+        o.active_suit = self.active_suit
+        o.pending_draw = self.pending_draw
+        o.pending_skip = self.pending_skip
+        o.current = self.current
+        o.dealer = self.dealer
+        o.starter = self.starter
+        o.finished = self.finished[:]
+        o.finish_turns = self.finish_turns[:]
+        o.turn = self.turn
+        o.lock = self.lock
+        o.skips = self.skips
+        o.reshuffles = self.reshuffles
+        o.shuffle_seed = self.shuffle_seed
+        o.history = self.history[:]
+        o.ended = self.ended
+        o.pool = self.pool
+        o.from_pool = self.from_pool[:]
+        return o
+
+    # --- rules ------------------------------------------------------------------------------------
+    def can_start(self, card: int) -> bool:
+        """Whether ``card`` may be the first card of a play now."""
+        g = self.game
+        nr = g.nranks
+        top = self.discard[-1]
+        if not g.classic:
+            return card % nr == top % nr or card // nr == top // nr
+        if card == g.pharaoh:
+            return True
+        rank = card % nr
+        if self.pending_draw:
+            return rank == g.seven
+        if self.pending_skip:
+            return rank == g.ace
+        if self.active_suit < 0 or rank == g.ober:
+            return True
+        return card // nr == self.active_suit or rank == top % nr
+
+    def can_draw(self) -> bool:
+        """Whether a draw move is available (classic: a pending VII penalty can always be taken)."""
+        if not self.game.classic:
+            return bool(self.stock)
+        return bool(self.stock) or len(self.discard) > 1 or self.pending_draw > 0
+
+    def legal_moves(self) -> list[int]:
+        if self.ended:
+            return []
+        g = self.game
+        hand = self.hands[self.current]
+        out: list[int] = []
+        classic = g.classic
+        for r in range(g.nranks):
+            group_mask = hand & g.rank_masks[r]
+            if not group_mask:
+                continue
+            group = bits(group_mask)
+            starts = [self.can_start(c) for c in group]
+            if not any(starts):
+                continue
+            naming = classic and r == g.ober
+            for p in _PERMS[len(group)]:
+                if not starts[p[0]]:
+                    continue
+                base = PLAY
+                shift = CARDS_SHIFT
+                for i in p:
+                    base |= (group[i] + 1) << shift
+                    shift += 6
+                if naming:
+                    for s in range(g.nsuits):
+                        out.append(base | (s + 1) << NAMED_SHIFT)
+                else:
+                    out.append(base)
+        if classic:
+            if self.pending_skip:
+                out.append(SKIP)
+            elif self.can_draw():
+                out.append(DRAW)
+            elif not out:
+                out.append(SKIP)
+        else:
+            out.append(DRAW if self.stock else SKIP)
+        return out
+
+    def _has_play(self) -> bool:
+        hand = self.hands[self.current]
+        return any(self.can_start(c) for c in bits(hand))
+
+    def do(self, move: int) -> None:
+        g = self.game
+        seat = self.current
+        self.history.append((seat, move))
+        self.turn += 1
+        kind = move & 3
+        if kind == PLAY:
+            cards = play_cards(move)
+            for c in cards:
+                self.hands[seat] &= ~(1 << c)
+                if self.pool >> c & 1:
+                    self.from_pool[seat] -= 1
+            self.counts[seat] -= len(cards)
+            self.discard.extend(cards)
+            self.lock = self.skips = 0
+            if g.classic:
+                self._effects(cards, named_suit(move))
+            if self.counts[seat] <= 0:
+                self.finished.append(seat)
+                self.finish_turns.append(self.turn)
+                if g.variant["scoring"] == "penalty" or len(self.finished) >= self.num_players - 1:
+                    self._end("finished")
+                    return
+        elif kind == DRAW:
+            k = self.pending_draw or 1
+            self.pending_draw = 0
+            for _ in range(k):
+                if not self.stock and g.classic:
+                    self._reshuffle()
+                if not self.stock:
+                    break
+                c = self.stock.pop()
+                if c >= 0:
+                    self.hands[seat] |= 1 << c
+                self.counts[seat] += 1
+                if self.pool:
+                    self.from_pool[seat] += 1
+            self.lock = self.skips = 0
+        else:  # SKIP
+            if self.pending_skip:
+                self.pending_skip = 0
+            else:
+                forced = not self._has_play() if not g.classic else True
+                self.skips += 1
+                self.lock = self.lock + 1 if forced else 0
+                active = self.num_players - len(self.finished)
+                if self.lock >= active:
+                    self._end("locked")
+                    return
+                if self.skips >= 3 * active:
+                    self._end("no progress")
+                    return
+        if g.classic and self.turn >= MAX_TURNS:
+            self._end("turn limit")
+            return
+        self._advance()
+
+    def _effects(self, cards: list[int], named: int) -> None:
+        g = self.game
+        nr = g.nranks
+        last = cards[-1]
+        rank = last % nr
+        if g.pharaoh in cards:
+            self.pending_draw = 0
+            self.pending_skip = 0
+        if last == g.pharaoh:
+            self.active_suit = -1
+            return
+        self.active_suit = last // nr
+        if rank == g.seven:
+            self.pending_draw += g.variant["seven_draw"] * len(cards)
+        elif rank == g.ace:
+            self.pending_skip = 1
+        elif rank == g.ober:
+            self.active_suit = named
+
+    def _reshuffle(self) -> None:
+        """Turn the discard pile except its top into a new stock (deterministic from shuffle_seed)."""
+        if len(self.discard) <= 1:
+            return
+        pile = self.discard[:-1]
+        self.discard = self.discard[-1:]
+        self.reshuffles += 1
+        random.Random(derive_seed(self.shuffle_seed, self.reshuffles)).shuffle(pile)
+        self.stock = pile
+        self.pool = sum(1 << c for c in pile)
+        self.from_pool = [0] * len(self.hands)
+
+    def _advance(self) -> None:
+        n = self.num_players
+        s = self.current
+        for _ in range(n):
+            s = (s + 1) % n
+            if s not in self.finished:
+                self.current = s
+                return
+
+    def _end(self, reason: str) -> None:
+        self.ended = reason
+
+    # --- result -----------------------------------------------------------------------------------
+    def ranking(self) -> list[int]:
+        """Seats from first to last place: finishers in order, then the rest by seeds/004 4.2 "Ties"."""
+        n = self.num_players
+        rest = [s for s in range(n) if s not in self.finished]
+        rest.sort(key=lambda s: (self.counts[s], -((s - self.starter) % n)))
+        return self.finished + rest
+
+    def result(self) -> HandResult:
+        if not self.ended:
+            raise ValueError("the hand is not over")
+        g = self.game
+        n = self.num_players
+        order = self.ranking()
+        place_of = [0] * n
+        for i, s in enumerate(order):
+            place_of[s] = i + 1
+        penalty = [sum(g.penalty[c] for c in bits(self.hands[s])) for s in range(n)]
+        lower = g.lower_is_better()
+        if lower:
+            points = [float(p) for p in penalty]
+        else:
+            points = [float(n - place_of[s]) for s in range(n)]
+        breakdown = {"places": order, "place_of": place_of, "cards_left": list(self.counts),
+                     "penalty": penalty, "ended": self.ended, "finished": list(self.finished),
+                     "finish_turns": list(self.finish_turns), "turns": self.turn}
+        return HandResult(points=points, teams=g.teams(), team_points=list(points), winners=[order[0]],
+                          breakdown=breakdown, lower_is_better=lower)
+
+    # --- information ------------------------------------------------------------------------------
+    def observation(self, seat: int) -> Observation:
+        masked = self.clone()
+        masked.shuffle_seed = 0
+        unknown = 0
+        hidden_hands = []
+        if not self.game.variant["open"]:
+            for s in range(self.num_players):
+                if s != seat:
+                    masked.hands[s] = 0
+                    if self.hands[s]:
+                        unknown |= self.hands[s]
+                        hidden_hands.append(s)
+        if self.stock:
+            unknown |= sum(1 << c for c in self.stock if c >= 0)
+            masked.stock = [HIDDEN] * len(self.stock)
+        # After a reshuffle the stock holds only cards of the (public) pool, and a hand holds exactly
+        # ``from_pool`` pool cards: the slots say so, so that every determinization is consistent.
+        pool = self.pool if self.pool else unknown
+        slots: list[HiddenSlot] = []
+        for s in hidden_hands:
+            fresh = self.from_pool[s] if self.pool else 0
+            old = self.counts[s] - fresh
+            if old:
+                slots.append(HiddenSlot(f"hand{s}", s, old, unknown & ~self.pool if self.pool else unknown))
+            if fresh:
+                slots.append(HiddenSlot(f"hand{s}pool", s, fresh, unknown & pool))
+        if self.stock:
+            slots.append(HiddenSlot("stock", -1, len(self.stock), unknown & pool, True))
+        return Observation(seat, masked, unknown, slots)
+
+    def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random) -> None:
+        for slot, cards in zip(slots, assignment, strict=True):
+            if slot.name == "stock":
+                stock = bits(cards)
+                rng.shuffle(stock)
+                self.stock = stock
+            else:
+                self.hands[slot.owner] |= cards
+        self.shuffle_seed = rng.getrandbits(62)
+
+    # --- notation ---------------------------------------------------------------------------------
+    def move_text(self, move: int) -> str:
+        if move == DRAW:
+            return "draw"
+        if move == SKIP:
+            return "skip"
+        d = self.game.deck
+        text = "+".join(d.text(c) for c in play_cards(move))
+        named = named_suit(move)
+        return text + (">" + d.suits[named] if named >= 0 else "")
+
+    def describe_move(self, move: int) -> str:
+        d = self.game.deck
+        if move == DRAW:
+            k = self.pending_draw or 1
+            return f"draws {k} card{'s' if k > 1 else ''}"
+        if move == SKIP:
+            return "misses the turn (Ace)" if self.pending_skip else "skips"
+        text = "plays " + ", ".join(d.long_name(c) for c in play_cards(move))
+        named = named_suit(move)
+        return text + (f" and names {d.suit_names[named]}" if named >= 0 else "")
+
+    def parse_move(self, text: str) -> int:
+        return parse_move_text(self.game.deck, text)
+
+    def illegal_reason(self, move: int) -> str | None:
+        if self.ended:
+            return "the hand is over"
+        if isinstance(move, bool) or not isinstance(move, int):
+            return f"a move must be an int, not {type(move).__name__}"
+        legal = self.legal_moves()
+        if move in legal:
+            return None
+        g = self.game
+        d = g.deck
+        if move == DRAW:
+            if self.pending_skip:
+                return "an Ace is pending: play an Ace or the Pharaoh, or skip the turn"
+            return "the stock is empty: skip" if not g.classic else "there is no card left to draw"
+        if move == SKIP:
+            if not g.classic:
+                return "the stock is not empty: play or draw"
+            if self.pending_draw:
+                return f"a VII is pending: play a VII or the Pharaoh, or draw {self.pending_draw}"
+            return "you may only pass when you can neither play nor draw"
+        if move < 0 or move & 3 != PLAY:
+            return f"{move} is not a move"
+        cards = play_cards(move)
+        if not cards or any(not 0 <= c < d.size for c in cards):
+            return f"{move} is not a move of the {d.name} deck"
+        if len(set(cards)) != len(cards):
+            return "a card is listed twice"
+        hand = self.hands[self.current]
+        for c in cards:
+            if not hand >> c & 1:
+                return f"{d.text(c)} is not in seat {self.current}'s hand"
+        nr = g.nranks
+        if len({c % nr for c in cards}) > 1:
+            return "cards played together must have the same rank"
+        named = named_suit(move)
+        last = cards[-1]
+        if g.classic and last % nr == g.ober and named < 0:
+            return f"an Ober must name a suit, e.g. {d.text(last)}>{d.suits[0]}"
+        if named >= 0 and (not g.classic or last % nr != g.ober):
+            return "only an Ober (as the last card) names a suit"
+        if named >= g.nsuits:
+            return "the named suit does not exist"
+        first = cards[0]
+        if g.classic and self.pending_draw:
+            return f"a VII is pending: play a VII or the Pharaoh, or draw {self.pending_draw}"
+        if g.classic and self.pending_skip:
+            return "an Ace is pending: play an Ace or the Pharaoh, or skip the turn"
+        top = self.top
+        rank_name = d.rank_names[top % nr]
+        article = "an" if rank_name[0] in "AEIOU" else "a"
+        if g.classic and self.active_suit >= 0 and self.active_suit != top // nr:
+            return (f"the named suit is {d.suit_names[self.active_suit]}: play {d.suit_names[self.active_suit]}, "
+                    f"{article} {rank_name}, an Ober or the Pharaoh")
+        extra = ", an Ober or the Pharaoh" if g.classic else ""
+        if not g.classic and first // nr != top // nr and first % nr != top % nr:
+            return (f"the top card is {d.long_name(top)}: the first card must be {d.suit_names[top // nr]}, "
+                    f"or all cards {article} {rank_name}")
+        if not self.can_start(first):
+            return f"the top card is {d.long_name(top)}: play {d.suit_names[top // nr]} or {article} {rank_name}{extra}"
+        return f"{self.move_text(move)} is not legal now"
+
+    # --- JSON -------------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        d = self.game.deck
+        return {
+            "hands": [d.set_text(h) for h in self.hands], "counts": list(self.counts),
+            "stock": ["??" if c < 0 else d.text(c) for c in self.stock],
+            "discard": [d.text(c) for c in self.discard],
+            "active_suit": self.active_suit, "pending_draw": self.pending_draw, "pending_skip": self.pending_skip,
+            "current": self.current, "dealer": self.dealer, "starter": self.starter,
+            "finished": list(self.finished), "finish_turns": list(self.finish_turns), "turn": self.turn,
+            "lock": self.lock, "skips": self.skips, "reshuffles": self.reshuffles,
+            "shuffle_seed": self.shuffle_seed,
+            "history": [[s, self.move_text(m)] for s, m in self.history], "ended": self.ended,
+            "pool": self.game.deck.set_text(self.pool), "from_pool": list(self.from_pool),
+        }
+
+    @classmethod
+    def from_dict(cls, game: Pharaoh, d: dict[str, Any]) -> PharaohState:
+        deck = game.deck
+        s = object.__new__(cls)
+        s.game = game
+        try:
+            s.hands = [deck.parse_set(h) for h in d["hands"]]
+            s.counts = [_int(x, "counts") for x in d["counts"]]
+            s.stock = [HIDDEN if c == "??" else deck.parse(c) for c in d["stock"]]
+            s.discard = [deck.parse(c) for c in d["discard"]]
+            for name in ("active_suit", "pending_draw", "pending_skip", "current", "dealer", "starter", "turn",
+                         "lock", "skips", "reshuffles", "shuffle_seed"):
+                setattr(s, name, _int(d[name], name))
+            s.finished = [_int(x, "finished") for x in d["finished"]]
+            s.finish_turns = [_int(x, "finish_turns") for x in d["finish_turns"]]
+            s.history = [(_int(seat, "history seat"), parse_move_text(deck, str(m))) for seat, m in d["history"]]
+            s.ended = str(d["ended"])
+            s.pool = deck.parse_set(d["pool"])
+            s.from_pool = [_int(x, "from_pool") for x in d["from_pool"]]
+        except NotationError as e:
+            raise StateFormatError(f"bad card or move in pharaoh state: {e}") from None
+        return s
+
+    def validate(self) -> None:
+        g = self.game
+        n = g.num_players
+        if len(self.hands) != n or len(self.counts) != n:
+            raise StateFormatError(f"state has {len(self.hands)} hands but the variant has {n} players")
+        for name in ("current", "dealer", "starter"):
+            if not 0 <= getattr(self, name) < n:
+                raise StateFormatError(f"{name} seat out of range 0..{n - 1}")
+        if not self.discard:
+            raise StateFormatError("the discard pile is empty")
+        if not -1 <= self.active_suit < g.nsuits or self.pending_draw < 0 or self.pending_skip not in (0, 1):
+            raise StateFormatError("bad suit or pending penalty")
+        if len(set(self.finished)) != len(self.finished) or any(not 0 <= s < n for s in self.finished) \
+                or len(self.finish_turns) != len(self.finished):
+            raise StateFormatError("bad finishing order")
+        seen = 0
+        for c in [c for c in self.stock if c >= 0] + self.discard:
+            if seen >> c & 1:
+                raise StateFormatError(f"card {g.deck.text(c)} appears twice")
+            seen |= 1 << c
+        for h, cnt in zip(self.hands, self.counts, strict=True):
+            if seen & h:
+                raise StateFormatError("a card appears in two places")
+            seen |= h
+            if cnt < popcount(h):
+                raise StateFormatError("a hand holds more cards than its count")
+        if len(self.from_pool) != n or any(not 0 <= f <= c for f, c in zip(self.from_pool, self.counts, strict=True)):
+            raise StateFormatError("bad from_pool counts")
+        if all(c >= 0 for c in self.stock) and sum(self.counts) == sum(map(popcount, self.hands)) \
+                and seen != g.deck.full_mask:
+            raise StateFormatError(f"cards do not add up to the {g.deck.size}-card deck")
+        if self.ended not in ("", "finished", "locked", "no progress", "turn limit"):
+            raise StateFormatError(f"unknown end reason {self.ended!r}")
+
+    def card_total(self) -> int:
+        """Cards in hands, stock and discard pile (always the deck size: conservation check)."""
+        return sum(self.counts) + len(self.stock) + len(self.discard)
+
+    def __repr__(self) -> str:
+        d = self.game.deck
+        return f"PharaohState(top={d.text(self.top)}, current={self.current}, counts={self.counts})"
+
+
+def parse_move_text(deck: Deck, text: str) -> int:
+    """Parse ``draw``, ``skip``/``pass``, ``7L+7H`` or ``OL>H`` into a move int."""
+    t = text.strip()
+    low = t.lower()
+    if low in ("draw", "d"):
+        return DRAW
+    if low in ("skip", "pass", "s"):
+        return SKIP
+    if not t:
+        raise NotationError("empty move: expected e.g. 'draw', 'skip', '7L', '7L+7H' or 'OL>H'")
+    body, sep, suit = t.partition(">")
+    named = -1
+    if sep:
+        sym = suit.strip().upper()
+        if sym not in deck.suits:
+            raise NotationError(f"bad named suit {suit!r} in {text!r} (suits: {' '.join(deck.suits)})")
+        named = deck.suits.index(sym)
+    cards = [deck.parse(tok) for tok in body.replace("+", " ").replace(",", " ").split()]
+    if not cards:
+        raise NotationError(f"bad move {text!r}: no cards")
+    if len(cards) > 4:
+        raise NotationError(f"bad move {text!r}: at most 4 cards of one rank")
+    return encode_play(cards, named)
+
+
+def _int(x: Any, what: str) -> int:
+    if isinstance(x, bool) or not isinstance(x, int):
+        raise StateFormatError(f"{what} must be an integer, got {x!r}")
+    return x
