@@ -21,7 +21,6 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from engine.agents.base import Agent, Budget
-from engine.determinize import determinize
 from engine.game import Game, GameState, Option, VariantError
 from engine.observation import Observation
 from engine.search import hooks
@@ -35,6 +34,7 @@ from engine.search.common import (
     simulate,
     to_rate,
 )
+from engine.search.sampler import DealSampler
 
 __all__ = ["ISMCTSAgent", "Node", "SearchResult", "run_ismcts"]
 
@@ -126,9 +126,11 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
     if conf.sim not in ("random", "nast"):
         heuristic = hooks.policy(game_name, conf.sim)
     track = nast is not None
+    sampler = DealSampler(obs, bias_matrix)
     fixed_dets: list[GameState] = []
     if conf.dets > 0:
-        fixed_dets = [determinize(obs, rng, bias_matrix) for _ in range(conf.dets)]
+        fixed_dets = [sampler.deal(rng) for _ in range(conf.dets)]
+    deal = sampler.deal
     if root is None:
         root = Node(None, -1, None)
     root_moves: dict[Hashable, int] = {}
@@ -148,7 +150,7 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
         if fixed_dets:
             d = fixed_dets[int(rand() * len(fixed_dets))].clone()
         else:
-            d = determinize(obs, rng, bias_matrix)
+            d = deal(rng)
         node = root
         path: list[Node] = []
         seq: list[tuple[int, int]] | None = [] if track else None

@@ -1,0 +1,79 @@
+"""Fast determinization for the search hot loop.
+
+:class:`DealSampler` prepares an observation once per search and then deals hidden cards cheaply:
+
+* no hidden cards: a clone of the masked state;
+* a belief matrix: :func:`engine.determinize.sample_assignment` (seeds/000 4.1 with probabilities);
+* otherwise shuffle-and-split of the unknown cards with rejection of deals that break a slot's
+  constraint (a void, a known card). Accepted deals are exactly uniform over every consistent deal. When
+  constraints reject too many deals, the sampler switches to the restricted-assignment algorithm
+  (:func:`engine.determinize.assign_uniform`, seeds/000 Algorithm 1), which never fails.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.cards import bits
+from engine.determinize import assign_uniform, sample_assignment
+from engine.game import GameState
+from engine.observation import Observation
+
+__all__ = ["DealSampler"]
+
+
+class DealSampler:
+    """Deals full states consistent with one observation (see the module docstring)."""
+
+    TRIES = 6
+
+    def __init__(self, obs: Observation, bias: Any = None) -> None:
+        self.obs = obs
+        self.bias = bias
+        self.slots = obs.slots
+        self.unknown = obs.unknown
+        self.cards = bits(obs.unknown)
+        self.plan = [(s.count, s.allowed | ~obs.unknown) for s in obs.slots]
+        self.free = all(s.allowed & obs.unknown == obs.unknown for s in obs.slots)
+        self.rejection = True
+        self.attempts = 0
+        self.accepted = 0
+
+    def assignment(self, rng: random.Random) -> list[int]:
+        """One card set per hidden slot."""
+        if self.bias is not None:
+            return sample_assignment(self.obs, rng, self.bias)
+        if self.rejection:
+            cards = self.cards
+            plan = self.plan
+            shuffle = rng.shuffle
+            for _ in range(self.TRIES):
+                deck = cards[:]
+                shuffle(deck)
+                out = []
+                pos = 0
+                ok = True
+                for count, allowed in plan:
+                    m = 0
+                    for c in deck[pos:pos + count]:
+                        m |= 1 << c
+                    if m & ~allowed:
+                        ok = False
+                        break
+                    out.append(m)
+                    pos += count
+                self.attempts += 1
+                if ok:
+                    self.accepted += 1
+                    return out
+            if self.attempts >= 60 and self.accepted * 4 < self.attempts:
+                self.rejection = False  # too constrained: use Algorithm 1 from now on
+        return assign_uniform(self.unknown, self.slots, rng)
+
+    def deal(self, rng: random.Random) -> GameState:
+        """A fresh full state consistent with the observation."""
+        state = self.obs.state.clone()
+        if self.slots:
+            state.fill_hidden(self.slots, self.assignment(rng), rng)
+        return state
