@@ -345,6 +345,14 @@ class GameState:
             raise IllegalMoveError(reason)
         self.do(move)
 
+    def random_rollout(self, rng: random.Random) -> None:
+        """Play to the end with uniformly random legal moves (in place). Optional fast path for search:
+        games may override it with a leaner loop that makes the same kind of random choices."""
+        rand = rng.random
+        while not self.is_terminal():
+            moves = self.legal_moves()
+            self.do(moves[int(rand() * len(moves))])
+
     def describe_move(self, move: int) -> str:
         """Longer description of a move for logs and the UI (default: its notation)."""
         return self.move_text(move)

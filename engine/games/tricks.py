@@ -145,6 +145,75 @@ class TrickState(GameState):
         else:
             self.current = self.next_seat(seat)
 
+    def random_rollout(self, rng: random.Random) -> None:
+        """Random playout to the end. Inlined fast path when a subclass keeps the plain trick rules
+        (legal_moves/legal_mask/do/is_terminal/trick resolution of this class); otherwise the generic loop."""
+        cls = type(self)
+        if (cls.legal_moves is not TrickState.legal_moves or cls.legal_mask is not TrickState.legal_mask
+                or cls.do is not TrickState.do or cls.is_terminal is not TrickState.is_terminal):
+            GameState.random_rollout(self, rng)
+            return
+        plain_finish = (cls._finish_trick is TrickState._finish_trick
+                        and cls.trick_winner_index is TrickState.trick_winner_index)
+        hook = None if cls.after_trick is TrickState.after_trick else self.after_trick
+        g = self.game
+        suit_of, suit_masks, strength = g.suit_of, g.suit_masks, g.strength
+        hands, voids, history = self.hands, self.voids, self.history
+        won, tricks_won = self.won, self.tricks_won
+        trump = self.trump
+        n = self.num_players
+        rand = rng.random
+        trick = self.trick
+        best_i = self.trick_winner_index() if trick else 0
+        nxt = [(s + 1) % n for s in range(n)]
+        seat = self.current
+        leader = self.leader
+        while True:
+            hand = hands[seat]
+            if trick:
+                led = suit_of[trick[0]]
+                legal = hand & suit_masks[led]
+                if not legal:
+                    legal = hand
+                    voids[seat] |= 1 << led
+            elif not any(hands):
+                self.current = seat
+                return
+            else:
+                legal = hand
+            k = int(rand() * legal.bit_count())
+            while k:
+                legal &= legal - 1
+                k -= 1
+            bit = legal & -legal
+            card = bit.bit_length() - 1
+            hands[seat] = hand ^ bit
+            if trick:
+                b = trick[best_i]
+                sc, sb = suit_of[card], suit_of[b]
+                if (sc == sb and strength[card] > strength[b]) or (sc == trump and sb != trump):
+                    best_i = len(trick)
+            trick.append(card)
+            history.append((seat, card))
+            if len(trick) == n:
+                if plain_finish:
+                    winner = (leader + best_i) % n
+                    for c in trick:
+                        won[winner] |= 1 << c
+                    tricks_won[winner] += 1
+                    trick = self.trick = []
+                    self.leader = self.current = leader = seat = winner
+                    if hook is not None:
+                        hook(winner)
+                else:
+                    self.current = seat
+                    self._finish_trick()
+                    trick = self.trick
+                    leader = seat = self.current
+                best_i = 0
+            else:
+                seat = nxt[seat]
+
     def _finish_trick(self) -> None:
         idx = self.trick_winner_index()
         winner = (self.leader + idx) % self.num_players
@@ -165,8 +234,21 @@ class TrickState(GameState):
         return [(self.leader + i) % self.num_players for i in range(len(self.trick))]
 
     def points_of(self, seat: int) -> int:
-        cp = self.game.card_points
-        return sum(cp[c] for c in bits(self.won[seat]))
+        g = self.game
+        table = g.__dict__.get("_point_masks")
+        if table is None or table[0] is not g.card_points:
+            # (value, mask of the cards worth that value), built once per game from card_points
+            by_value: dict[int, int] = {}
+            for c, v in enumerate(g.card_points):
+                if v:
+                    by_value[v] = by_value.get(v, 0) | 1 << c
+            table = (g.card_points, tuple(by_value.items()))
+            g._point_masks = table  # type: ignore[attr-defined]
+        won = self.won[seat]
+        total = 0
+        for v, m in table[1]:
+            total += v * (won & m).bit_count()
+        return total
 
     def known_to(self, seat: int, observer: int) -> int:
         """Cards of ``seat``'s hand that ``observer`` knows are there (default: own hand only)."""
