@@ -106,7 +106,7 @@ _LOOKS: dict[tuple[str, str], SuitLook] = {
     ("classic", "coin"): SuitLook("coin", GOLD, RED, BLACK),
     ("classic", "cup"): SuitLook("cup", GOLD, RED, BLACK),
     ("classic", "sword"): SuitLook("sword", STEEL, RED, BLACK),
-    ("classic", "baton"): SuitLook("baton", (96, 150, 60), RED, BLACK),
+    ("classic", "baton"): SuitLook("baton", (150, 104, 52), RED, BLACK),
     ("four_colour", "coin"): SuitLook("coin", ORANGE, _darker(ORANGE, 0.3), (214, 110, 0)),
     ("four_colour", "cup"): SuitLook("cup", RED, _darker(RED, 0.3), RED),
     ("four_colour", "sword"): SuitLook("sword", BLUE, _darker(BLUE, 0.3), BLUE),
@@ -309,17 +309,20 @@ def _sword(look: SuitLook) -> list[Shape]:
 
 
 def _baton(look: SuitLook) -> list[Shape]:
-    dark = _darker(look.main, 0.5)
-    body = [(0.2, -1.0), (0.24, -0.6), (0.17, 0.2), (0.13, 0.92), (0.0, 1.0), (-0.13, 0.92), (-0.17, 0.2),
-            (-0.24, -0.6), (-0.2, -1.0)]
-    shapes = [_poly(dark, [(x * 1.3, y * 1.02) for x, y in body]), _poly(look.main, body)]
-    for y, side in ((-0.55, 1), (-0.1, -1), (0.4, 1)):  # cut branch stubs
-        sx = 0.2 * side
-        shapes.append(_poly(dark, [(sx, y - 0.07), (sx + 0.2 * side, y - 0.16), (sx + 0.22 * side, y - 0.06),
-                                   (sx, y + 0.06)]))
-    for y in (-0.78, 0.68):  # bands
-        shapes.append(_poly(look.accent, [(0.25, y - 0.05), (0.25, y + 0.05), (-0.25, y + 0.05), (-0.25, y - 0.05)]))
-    shapes.append(_line(_lighter(look.main, 0.35), [(-0.08, -0.9), (-0.09, 0.8)], 0.05))
+    dark = _darker(look.main, 0.55)
+    right = (_bezier((0.0, -1.0), (0.2, -1.0), (0.3, -0.9), (0.29, -0.7), 6)
+             + _bezier((0.29, -0.7), (0.26, -0.1), (0.2, 0.5), (0.17, 0.86), 8)[1:]
+             + _bezier((0.17, 0.86), (0.16, 0.97), (0.08, 1.0), (0.0, 1.0), 4)[1:])
+    body = [(x, y) for x, y in right] + [(-x, y) for x, y in reversed(right)][1:]
+    shade = [(x * 0.55 + 0.03, y * 0.97) for x, y in right]
+    shapes = [_poly(dark, [(x * 1.25, y * 1.02) for x, y in body]), _poly(look.main, body),
+              _poly(_darker(look.main, 0.2), shade + [(0.03, 0.95), (0.03, -0.95)])]
+    for y, side in ((-0.45, 1), (0.05, -1), (0.5, 1)):  # knots where twigs were cut
+        x = 0.17 * side
+        shapes.append(_poly(dark, _ellipse_points(x, y, 0.1, 0.06, steps=12, angle=-0.5 * side)))
+        shapes.append(_poly(_lighter(look.main, 0.2), _ellipse_points(x, y, 0.05, 0.03, steps=10)))
+    for y, half in ((-0.66, 0.29), (0.7, 0.19)):  # binding bands
+        shapes.append(_poly(look.accent, [(half, y - 0.06), (half, y + 0.06), (-half, y + 0.06), (-half, y - 0.06)]))
     return shapes
 
 
@@ -396,7 +399,7 @@ _SYMBOL_BUILDERS: dict[str, Callable[[SuitLook], list[Shape]]] = {
 
 _SYMBOL_ASPECT: dict[str, float] = {
     "club": 1.0, "diamond": 0.78, "heart": 1.0, "spade": 1.0,
-    "coin": 1.0, "cup": 0.85, "sword": 0.5, "baton": 0.36,
+    "coin": 1.0, "cup": 0.85, "sword": 0.48, "baton": 0.28,
     "leaf": 0.9, "gheart": 1.0, "bell": 0.86, "acorn": 0.72,
 }
 """Symbol width / height, used to size sprites (the unit box is 2*aspect wide and 2 high)."""
@@ -405,12 +408,13 @@ _TALL_SYMBOLS = frozenset({"sword", "baton"})
 
 
 def _draw_shapes(surface: pygame.Surface, shapes: Sequence[Shape], cx: float, cy: float, scale: float,
-                 flip: bool = False) -> None:
-    """Draw unit-box shapes centred at (cx, cy) with ``scale`` pixels per unit (flip = rotate 180 degrees)."""
-    sgn = -1.0 if flip else 1.0
+                 rotation: float = 0.0) -> None:
+    """Draw unit-box shapes centred at (cx, cy), ``scale`` pixels per unit, turned ``rotation`` degrees clockwise."""
+    a = math.radians(rotation)
+    ca, sa = math.cos(a), math.sin(a)
 
     def tr(p: Point) -> tuple[float, float]:
-        return cx + sgn * p[0] * scale, cy + sgn * p[1] * scale
+        return cx + (p[0] * ca - p[1] * sa) * scale, cy + (p[0] * sa + p[1] * ca) * scale
 
     for s in shapes:
         w = max(1, round(s.width * scale)) if s.width else 0
@@ -428,19 +432,24 @@ def _draw_shapes(surface: pygame.Surface, shapes: Sequence[Shape], cx: float, cy
                     pygame.draw.circle(surface, s.color, p, r)
 
 
-@lru_cache(maxsize=2048)
-def _symbol_sprite(symbol: str, style: str, height: int, flip: bool = False) -> pygame.Surface:
-    """An anti-aliased sprite of a suit symbol ``height`` pixels high (width from the symbol's aspect)."""
+@lru_cache(maxsize=4096)
+def _symbol_sprite(symbol: str, style: str, height: int, rotation: int = 0) -> pygame.Surface:
+    """An anti-aliased sprite of a suit symbol ``height`` pixels long (width from the symbol's aspect),
+    turned ``rotation`` degrees clockwise (180 = upside down); the sprite is the rotated bounding box."""
     height = max(2, height)
     look = _LOOKS[(style, symbol)]
     shapes = _SYMBOL_BUILDERS[symbol](look)
     aspect = _SYMBOL_ASPECT[symbol]
-    width = max(2, round(height * aspect))
-    ss = 4 if height < 64 else 2
-    big = pygame.Surface((width * ss, height * ss), pygame.SRCALPHA)
+    a = math.radians(rotation)
+    ca, sa = abs(math.cos(a)), abs(math.sin(a))
+    unrot_w, unrot_h = height * aspect, float(height)
+    width = max(2, round(unrot_w * ca + unrot_h * sa))
+    box_h = max(2, round(unrot_w * sa + unrot_h * ca))
+    ss = 4 if max(width, box_h) < 64 else 2
+    big = pygame.Surface((width * ss, box_h * ss), pygame.SRCALPHA)
     scale = height * ss / 2.0 * 0.98
-    _draw_shapes(big, shapes, width * ss / 2.0, height * ss / 2.0, scale, flip)
-    return pygame.transform.smoothscale(big, (width, height))
+    _draw_shapes(big, shapes, width * ss / 2.0, box_h * ss / 2.0, scale, rotation)
+    return pygame.transform.smoothscale(big, (width, box_h))
 
 
 def symbol_sprite(deck_name: str, suit: int, height: int, style: str = "classic") -> pygame.Surface:
@@ -474,8 +483,22 @@ _PIP_LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
          (0.5, 5 / 6), (0.0, 1.0), (1.0, 1.0)),
 }
 
-# Italian swords and batons stand side by side in rows: row lengths per count
-_TALL_ROWS: dict[int, tuple[int, ...]] = {1: (1,), 2: (2,), 3: (3,), 4: (2, 2), 5: (3, 2), 6: (3, 3), 7: (4, 3)}
+# Italian swords and batons cross each other as on Italian cards: (x of width, y of height, length of height,
+# rotation in degrees) per symbol
+_X = 24
+_W = 36  # wider angle for the short crossed pairs
+_CROSSED: dict[int, tuple[tuple[float, float, float, int], ...]] = {
+    1: ((0.5, 0.5, 0.72, 0),),
+    2: ((0.5, 0.5, 0.74, _X), (0.5, 0.5, 0.74, -_X)),
+    3: ((0.5, 0.5, 0.74, _X), (0.5, 0.5, 0.74, -_X), (0.5, 0.5, 0.78, 0)),
+    4: ((0.5, 0.29, 0.4, _X), (0.5, 0.29, 0.4, -_X), (0.5, 0.71, 0.4, _X), (0.5, 0.71, 0.4, -_X)),
+    5: ((0.5, 0.21, 0.32, _W), (0.5, 0.21, 0.32, -_W), (0.5, 0.5, 0.3, 0), (0.5, 0.79, 0.32, _W),
+        (0.5, 0.79, 0.32, -_W)),
+    6: ((0.5, 0.21, 0.32, _W), (0.5, 0.21, 0.32, -_W), (0.5, 0.5, 0.32, _W), (0.5, 0.5, 0.32, -_W),
+        (0.5, 0.79, 0.32, _W), (0.5, 0.79, 0.32, -_W)),
+    7: ((0.5, 0.21, 0.32, _W), (0.5, 0.21, 0.32, -_W), (0.5, 0.5, 0.32, _W), (0.5, 0.5, 0.32, -_W),
+        (0.5, 0.5, 0.32, 0), (0.5, 0.79, 0.32, _W), (0.5, 0.79, 0.32, -_W)),
+}
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -599,122 +622,180 @@ class _FigurePalette:
     robe2: RGB
     trim: RGB
     dark: RGB
+    tint: RGB
 
 
 def _figure_palette(look: SuitLook, family: str) -> _FigurePalette:
-    main = look.index if family == "french" else look.main
-    if family != "french" and main in (BLACK,):
-        main = look.main
-    robe = main if main != BLACK else (40, 40, 48)
-    second = NAVY if robe[0] > 150 and robe[1] < 100 else RED
-    if robe == NAVY or robe == BLUE:
+    """Court colours: the suit's colour for the robe, a contrasting second colour, gold trim."""
+    robe = look.index if family == "french" else look.main
+    if robe == BLACK:
+        robe = (44, 44, 54)
+    if robe == STEEL:
+        robe = (92, 124, 186)
+    second = NAVY if (robe[0] > 150 and robe[2] < 120) or robe[1] > 110 else RED
+    if robe[2] > 150 and robe[0] < 100:
         second = RED
-    return _FigurePalette(robe, second, GOLD, BLACK)
+    tint = _lighter(robe, 0.86)
+    return _FigurePalette(robe, second, GOLD, BLACK, tint)
 
 
-def _draw_bust(surf: pygame.Surface, rect: pygame.Rect, kind: str, pal: _FigurePalette) -> None:
-    """A half-length stylised figure filling ``rect`` (head at the top, cut at the bottom edge).
+class _Pen:
+    """Draws in a rectangle's unit coordinates (u across, v down), with outlines of a fixed pixel width."""
 
-    kind: ``K`` king (crown, beard), ``Q`` queen (tiara, long hair), ``J``/``U``/``F`` page (cap with feather),
-    ``O`` Ober (tall hat).
+    def __init__(self, surf: pygame.Surface, rect: pygame.Rect, dark: RGB) -> None:
+        self.surf, self.x0, self.y0, self.w, self.h = surf, rect.x, rect.y, rect.w, rect.h
+        self.dark = dark
+        self.lw = max(1, round(rect.w * 0.014))
+
+    def p(self, u: float, v: float) -> tuple[float, float]:
+        return self.x0 + u * self.w, self.y0 + v * self.h
+
+    def poly(self, color: RGB, pts: Sequence[Point], outline: bool = True) -> None:
+        px = [self.p(u, v) for u, v in pts]
+        pygame.draw.polygon(self.surf, color, px)
+        if outline:
+            pygame.draw.polygon(self.surf, self.dark, px, self.lw)
+
+    def sym(self, color: RGB, right: Sequence[Point], outline: bool = True) -> None:
+        """A polygon symmetric about u = 0.5 given its right half (top to bottom)."""
+        self.poly(color, list(right) + [(1 - u, v) for u, v in reversed(right)], outline)
+
+    def ellipse(self, color: RGB, cu: float, cv: float, ru: float, rv_px_of_w: float, outline: bool = True) -> None:
+        """Ellipse centred at (cu, cv), half-width ru (of w), half-height rv (also in units of w)."""
+        cx, cy = self.p(cu, cv)
+        rect = pygame.Rect(0, 0, max(1, round(2 * ru * self.w)), max(1, round(2 * rv_px_of_w * self.w)))
+        rect.center = (round(cx), round(cy))
+        pygame.draw.ellipse(self.surf, color, rect)
+        if outline:
+            pygame.draw.ellipse(self.surf, self.dark, rect, self.lw)
+
+    def circle(self, color: RGB, u: float, v: float, r_of_w: float, outline: bool = False) -> None:
+        pygame.draw.circle(self.surf, color, self.p(u, v), max(1.0, r_of_w * self.w))
+        if outline:
+            pygame.draw.circle(self.surf, self.dark, self.p(u, v), max(1.0, r_of_w * self.w), self.lw)
+
+    def line(self, color: RGB, pts: Sequence[Point], width_of_w: float) -> None:
+        pygame.draw.lines(self.surf, color, False, [self.p(u, v) for u, v in pts], max(1, round(width_of_w * self.w)))
+
+
+_HAIR = {"K": (236, 232, 222), "Q": (214, 150, 44), "J": (120, 70, 30), "U": (120, 70, 30), "O": (70, 44, 24)}
+
+
+def _draw_person(surf: pygame.Surface, rect: pygame.Rect, kind: str, pal: _FigurePalette,
+                 hold: bool = True) -> None:
+    """A stylised half-length court figure in ``rect``: head in the upper part, robe down to the bottom edge.
+
+    kind: ``K`` king (crown, beard, sceptre), ``Q`` queen (tiara, long hair, flower), ``J`` jack / Fante
+    (beret with feather, halberd), ``U`` Unter and ``O`` Ober (hats; the suit sign is drawn by the caller).
+    ``hold`` = False leaves the hands empty (the caller draws a suit sign there).
     """
-    x0, y0, w, h = rect.x, rect.y, rect.w, rect.h
-    lw = max(1, round(w * 0.012))
-
-    def P(u: float, v: float) -> tuple[float, float]:
-        return x0 + u * w, y0 + v * h
-
-    def poly(color: RGB, pts: Sequence[Point], width: int = 0) -> None:
-        pygame.draw.polygon(surf, color, [P(u, v) for u, v in pts], width)
-
-    head_cx, head_cy, head_r = 0.5, 0.36, 0.15
-    # shoulders / robe
-    robe = [(0.08, 1.0), (0.12, 0.72), (0.3, 0.58), (0.5, 0.56), (0.7, 0.58), (0.88, 0.72), (0.92, 1.0)]
-    poly(pal.robe, robe)
-    poly(pal.dark, robe, lw)
-    # collar / trim
-    collar = [(0.3, 0.58), (0.5, 0.72), (0.7, 0.58), (0.64, 0.56), (0.5, 0.64), (0.36, 0.56)]
-    poly(pal.trim, collar)
-    poly(pal.dark, collar, lw)
-    # front panel
-    panel = [(0.44, 0.7), (0.56, 0.7), (0.6, 1.0), (0.4, 1.0)]
-    poly(pal.robe2, panel)
-    poly(pal.dark, panel, lw)
+    pen = _Pen(surf, rect, pal.dark)
+    hv = rect.w / rect.h  # converts lengths in units of w to units of h
+    head_v, head_r = 0.36, 0.15  # head centre (of h) and radius (of w)
+    hair = _HAIR.get(kind, _HAIR["J"])
+    sh_v = head_v + head_r * hv * 1.3  # shoulder line
+    top = head_v - head_r * hv * 1.1  # top of the head
+    # -- long hair behind the shoulders (queen)
+    if kind == "Q":
+        pen.sym(hair, [(0.5, top - 0.01), (0.68, head_v - 0.05), (0.72, sh_v + 0.12), (0.6, sh_v + 0.16)])
+    # -- robe
+    robe = [(0.5, sh_v - 0.03), (0.66, sh_v - 0.01), (0.8, sh_v + 0.04), (0.87, sh_v + 0.13), (0.89, 1.0)]
+    pen.sym(pal.robe, robe)
+    pen.sym(pal.robe2, [(0.5, sh_v + 0.02), (0.57, sh_v + 0.03), (0.6, 1.0)])  # front panel
     for k in range(3):
-        pygame.draw.circle(surf, pal.trim, P(0.5, 0.78 + k * 0.08), max(1, w * 0.018))
-    # sleeves pattern
-    for side in (0.2, 0.8):
-        pygame.draw.line(surf, pal.trim, P(side - 0.06, 0.75), P(side + 0.04, 1.0), max(1, lw * 2))
-    # neck and head
-    pygame.draw.rect(surf, SKIN, (*P(0.45, 0.45), w * 0.1, h * 0.13))
-    if kind == "Q":  # long hair behind the head
-        hair = [(0.3, 0.3), (0.5, 0.16), (0.7, 0.3), (0.74, 0.62), (0.6, 0.6), (0.5, 0.5), (0.4, 0.6), (0.26, 0.62)]
-        poly((196, 130, 40), hair)
-        poly(pal.dark, hair, lw)
-    hx, hy = P(head_cx, head_cy)
-    hr = head_r * w
-    pygame.draw.ellipse(surf, SKIN, (hx - hr, hy - hr * 1.15, hr * 2, hr * 2.3))
-    pygame.draw.ellipse(surf, pal.dark, (hx - hr, hy - hr * 1.15, hr * 2, hr * 2.3), lw)
-    # face
-    er = max(1, hr * 0.1)
-    pygame.draw.circle(surf, pal.dark, (hx - hr * 0.38, hy - hr * 0.1), er)
-    pygame.draw.circle(surf, pal.dark, (hx + hr * 0.38, hy - hr * 0.1), er)
-    pygame.draw.line(surf, pal.dark, (hx, hy - hr * 0.05), (hx - hr * 0.1, hy + hr * 0.3), lw)
-    if kind == "K":  # beard
-        beard = [(0.36, 0.38), (0.4, 0.5), (0.5, 0.56), (0.6, 0.5), (0.64, 0.38), (0.56, 0.44), (0.44, 0.44)]
-        poly((236, 232, 220), beard)
-        poly(pal.dark, beard, lw)
+        pen.circle(pal.trim, 0.5, sh_v + 0.12 + k * 0.1, 0.022, outline=True)
+    # -- collar
+    if kind in ("K", "Q"):  # ermine
+        pen.sym((250, 250, 246), [(0.5, sh_v + 0.08), (0.62, sh_v - 0.02), (0.76, sh_v + 0.02),
+                                  (0.6, sh_v + 0.12)])
+        for u in (0.37, 0.63, 0.7, 0.3):
+            pen.circle(pal.dark, u, sh_v + 0.04, 0.012)
+    else:  # pleated ruff
+        pen.sym(pal.trim, [(0.5, sh_v + 0.09), (0.6, sh_v - 0.02), (0.72, sh_v + 0.01), (0.58, sh_v + 0.11)])
+    # -- sleeves meeting in front, hands
+    hand_v = 0.86
+    sleeve = [(0.8, sh_v + 0.04), (0.9, sh_v + 0.16), (0.74, hand_v + 0.06), (0.62, hand_v + 0.03),
+              (0.64, hand_v - 0.05), (0.74, sh_v + 0.2)]
+    pen.poly(pal.robe, sleeve)
+    pen.poly(pal.robe, [(1 - u, v) for u, v in sleeve])
+    for u0 in (0.66, 0.34):  # cuffs
+        pen.line(pal.trim, [(u0 + (0.04 if u0 > 0.5 else -0.04), hand_v - 0.06),
+                            (u0 + (0.06 if u0 > 0.5 else -0.06), hand_v + 0.05)], 0.035)
+    for u in (0.6, 0.4):
+        pen.circle(SKIN, u, hand_v, 0.045, outline=True)
+    # -- neck and head
+    pen.poly(SKIN, [(0.45, head_v), (0.55, head_v), (0.55, sh_v), (0.45, sh_v)], outline=False)
+    if kind in ("J", "U", "O"):  # hair framing the face
+        pen.ellipse(hair, 0.5, head_v + 0.01, head_r * 1.12, head_r * 1.1)
+    pen.ellipse(SKIN, 0.5, head_v, head_r, head_r * 1.16)
+    eye_v = head_v - head_r * hv * 0.15
+    for u in (0.5 - head_r * 0.38, 0.5 + head_r * 0.38):
+        pen.circle(pal.dark, u, eye_v, 0.016)
+        pen.line(pal.dark, [(u - 0.035, eye_v - 0.035), (u + 0.035, eye_v - 0.04)], 0.01)
+    pen.line(pal.dark, [(0.505, eye_v + 0.015), (0.49, head_v + head_r * hv * 0.28),
+                        (0.51, head_v + head_r * hv * 0.3)], 0.011)
+    cheek = _mix(SKIN, RED, 0.22)
+    for u in (0.5 - head_r * 0.55, 0.5 + head_r * 0.55):
+        pen.circle(cheek, u, head_v + head_r * hv * 0.3, 0.024)
+    mouth_v = head_v + head_r * hv * 0.6
+    if kind == "K":  # beard and moustache
+        pen.sym(hair, [(0.5, mouth_v - 0.02), (0.6, mouth_v - 0.04), (0.66, head_v), (0.64, mouth_v + 0.05),
+                       (0.5, head_v + head_r * hv * 1.55)])
+        pen.line(_darker(hair, 0.35), [(0.44, mouth_v), (0.56, mouth_v)], 0.018)
     else:
-        pygame.draw.line(surf, (190, 60, 60), (hx - hr * 0.25, hy + hr * 0.55), (hx + hr * 0.25, hy + hr * 0.55),
-                         lw)
-    # headwear
+        pen.line((186, 56, 60), [(0.45, mouth_v), (0.5, mouth_v + 0.01), (0.55, mouth_v)], 0.02)
+    # -- headwear
     if kind == "K":
-        crown = [(0.33, 0.25), (0.33, 0.08), (0.39, 0.16), (0.44, 0.03), (0.5, 0.13), (0.56, 0.03), (0.61, 0.16),
-                 (0.67, 0.08), (0.67, 0.25)]
-        poly(pal.trim, crown)
-        poly(pal.dark, crown, lw)
+        crown = [(0.5, top - 0.1), (0.55, top - 0.03), (0.6, top - 0.11), (0.64, top - 0.03), (0.7, top - 0.13),
+                 (0.67, top + 0.04)]
+        pen.sym(pal.trim, crown)
         for u in (0.4, 0.5, 0.6):
-            pygame.draw.circle(surf, pal.robe2, P(u, 0.21), max(1, w * 0.018))
+            pen.circle(pal.robe2, u, top + 0.005, 0.022)
     elif kind == "Q":
-        tiara = [(0.36, 0.24), (0.4, 0.13), (0.45, 0.18), (0.5, 0.08), (0.55, 0.18), (0.6, 0.13), (0.64, 0.24)]
-        poly(pal.trim, tiara)
-        poly(pal.dark, tiara, lw)
-        pygame.draw.circle(surf, pal.robe2, P(0.5, 0.17), max(1, w * 0.018))
-    elif kind == "O":  # tall hat
-        hat = [(0.34, 0.26), (0.38, 0.04), (0.62, 0.04), (0.66, 0.26)]
-        poly(pal.robe2, hat)
-        poly(pal.dark, hat, lw)
-        pygame.draw.rect(surf, pal.trim, (*P(0.34, 0.2), w * 0.32, h * 0.05))
-    else:  # page's beret with feather
-        pygame.draw.ellipse(surf, pal.robe2, (*P(0.3, 0.13), w * 0.4, h * 0.12))
-        pygame.draw.ellipse(surf, pal.dark, (*P(0.3, 0.13), w * 0.4, h * 0.12), lw)
-        feather = _quad((0.62, 0.18), (0.8, 0.02), (0.88, 0.14), 8)
-        pygame.draw.lines(surf, pal.trim, False, [P(u, v) for u, v in feather], max(1, lw * 3))
+        pen.sym(pal.trim, [(0.5, top - 0.1), (0.55, top - 0.03), (0.61, top - 0.07), (0.65, top + 0.04)])
+        pen.circle(pal.robe2, 0.5, top - 0.02, 0.028)
+    elif kind == "O":  # tall hat with a brim
+        pen.sym(pal.robe2, [(0.5, top - 0.16), (0.6, top - 0.15), (0.64, top + 0.02)])
+        pen.sym(pal.trim, [(0.5, top - 0.01), (0.72, top - 0.01), (0.72, top + 0.04)])
+    else:  # beret with a feather
+        pen.ellipse(pal.robe2, 0.5, top + 0.01, 0.22, 0.08)
+        pen.circle(pal.trim, 0.5, top + 0.005, 0.022)
+        pen.line(_lighter(pal.trim, 0.5) if kind == "U" else pal.trim,
+                 [(0.64, top), (0.76, top - 0.08), (0.88, top - 0.05)], 0.032)
+    if not hold:
+        return
+    # -- held attribute
+    if kind == "K":  # sceptre
+        pen.line(pal.dark, [(0.58, hand_v + 0.12), (0.86, sh_v - 0.1)], 0.045)
+        pen.line(pal.trim, [(0.58, hand_v + 0.12), (0.86, sh_v - 0.1)], 0.025)
+        pen.circle(pal.trim, 0.87, sh_v - 0.12, 0.045, outline=True)
+    elif kind == "Q":  # flower
+        pen.line((40, 120, 50), [(0.4, hand_v), (0.24, sh_v + 0.02)], 0.022)
+        for du, dv in ((0, -0.05), (0.05, 0), (-0.05, 0), (0, 0.05)):
+            pen.circle((214, 60, 110), 0.24 + du, sh_v + dv * hv, 0.035)
+        pen.circle(pal.trim, 0.24, sh_v, 0.022)
+    elif kind == "J":  # halberd
+        pen.line(pal.dark, [(0.6, hand_v + 0.12), (0.88, top)], 0.035)
+        pen.poly((214, 218, 230), [(0.86, top - 0.06), (0.96, top - 0.02), (0.97, top + 0.08), (0.85, top + 0.06)])
 
 
 def _draw_horse(surf: pygame.Surface, rect: pygame.Rect, pal: _FigurePalette) -> None:
-    """A horse's head and neck in profile with a small rider (the Italian Cavallo)."""
-    x0, y0, w, h = rect.x, rect.y, rect.w, rect.h
-    lw = max(1, round(w * 0.012))
-
-    def P(u: float, v: float) -> tuple[float, float]:
-        return x0 + u * w, y0 + v * h
-
-    horse = [(0.25, 1.0), (0.3, 0.62), (0.36, 0.42), (0.3, 0.3), (0.12, 0.36), (0.06, 0.3), (0.1, 0.2),
-             (0.3, 0.06), (0.38, 0.0), (0.42, 0.08), (0.56, 0.2), (0.66, 0.5), (0.72, 1.0)]
-    coat = (250, 246, 236)
-    pygame.draw.polygon(surf, coat, [P(u, v) for u, v in horse])
-    pygame.draw.polygon(surf, pal.dark, [P(u, v) for u, v in horse], lw)
-    mane = [(0.42, 0.08), (0.56, 0.2), (0.66, 0.5), (0.72, 1.0), (0.8, 1.0), (0.74, 0.44), (0.6, 0.12)]
-    pygame.draw.polygon(surf, (150, 90, 40), [P(u, v) for u, v in mane])
-    pygame.draw.circle(surf, pal.dark, P(0.3, 0.17), max(1, w * 0.018))
-    bridle = [P(0.1, 0.27), P(0.34, 0.26), P(0.4, 0.12)]
-    pygame.draw.lines(surf, pal.robe2, False, bridle, max(1, lw * 2))
-    # saddle cloth
-    cloth = [(0.3, 0.74), (0.7, 0.7), (0.74, 1.0), (0.26, 1.0)]
-    pygame.draw.polygon(surf, pal.robe, [P(u, v) for u, v in cloth])
-    pygame.draw.polygon(surf, pal.dark, [P(u, v) for u, v in cloth], lw)
-    pygame.draw.line(surf, pal.trim, P(0.29, 0.8), P(0.72, 0.77), max(1, lw * 2))
+    """A horse's head and neck in profile, facing left (the Italian Cavallo's mount)."""
+    pen = _Pen(surf, rect, pal.dark)
+    coat = (246, 240, 228)
+    mane = (150, 92, 40)
+    neck = [(0.3, 1.0), (0.36, 0.66), (0.4, 0.46), (0.3, 0.36), (0.14, 0.44), (0.04, 0.4), (0.04, 0.3),
+            (0.24, 0.12), (0.36, 0.02), (0.42, 0.0), (0.46, 0.08), (0.62, 0.22), (0.74, 0.56), (0.8, 1.0)]
+    pen.poly(coat, neck)
+    pen.poly(mane, [(0.44, 0.06), (0.62, 0.22), (0.72, 0.5), (0.66, 0.56), (0.7, 0.42), (0.58, 0.28),
+                    (0.5, 0.22), (0.54, 0.16), (0.42, 0.12)])
+    pen.poly(coat, [(0.38, 0.04), (0.42, -0.04), (0.46, 0.06)])  # ear
+    pen.circle(pal.dark, 0.3, 0.2, 0.03)
+    pen.circle(pal.dark, 0.08, 0.36, 0.015)
+    pen.line(pal.robe2, [(0.06, 0.34), (0.36, 0.3), (0.44, 0.12)], 0.03)
+    pen.line(pal.robe2, [(0.36, 0.3), (0.56, 0.6)], 0.025)
+    pen.poly(pal.robe, [(0.32, 0.78), (0.78, 0.72), (0.82, 1.0), (0.3, 1.0)])
+    pen.line(pal.trim, [(0.32, 0.84), (0.8, 0.79)], 0.035)
 
 
 def _court_art(deck: Deck, style: str, suit: int, rank: int, w: int, h: int) -> pygame.Surface:
@@ -723,40 +804,50 @@ def _court_art(deck: Deck, style: str, suit: int, rank: int, w: int, h: int) -> 
     symbol = _symbols(deck)[suit]
     look = _LOOKS[(style, symbol)]
     pal = _figure_palette(look, family)
-    sym = deck.ranks[rank]
+    kind = deck.ranks[rank]
     ss = 2
     W, H = w * ss, h * ss
     big = pygame.Surface((W, H), pygame.SRCALPHA)
-    fx, fy = round(W * 0.2), round(H * 0.1)
-    frame = pygame.Rect(fx, fy, W - 2 * fx, H - 2 * fy)
-    pygame.draw.rect(big, _lighter(pal.robe, 0.85), frame)
+    frame = pygame.Rect(round(W * 0.2), round(H * 0.07), 0, 0)
+    frame.size = (W - 2 * frame.x, H - 2 * frame.y)
+    pygame.draw.rect(big, pal.tint, frame)
     lw = max(1, round(W * 0.012))
-    double_ended = family != "italian"
-    kind = {"J": "J", "Q": "Q", "K": "K", "U": "U", "O": "O", "H": "H"}.get(sym, "J")
-    if double_ended:
+    if family != "italian":  # double-ended: the top half and its 180-degree copy
         half = pygame.Rect(0, 0, frame.w, frame.h // 2)
         part = pygame.Surface(half.size, pygame.SRCALPHA)
-        _draw_bust(part, half.inflate(-round(frame.w * 0.04), 0).move(round(frame.w * 0.02), 0), kind, pal)
-        # suit sign beside the figure: Ober above-left, Unter low-left, French courts top-left
-        sh = round(frame.h * 0.13)
+        _draw_person(part, half, kind, pal)
+        sh = round(frame.h * (0.13 if family == "french" else 0.15))
         spr = _symbol_sprite(symbol, style, sh)
-        sy = round(half.h * 0.55) if kind == "U" else round(half.h * 0.04)
-        part.blit(spr, (round(frame.w * 0.04), sy))
+        pad = round(frame.w * 0.04)
+        if kind == "U":  # the Unter's suit sign sits low, the Ober's high
+            part.blit(spr, (pad, half.h - sh - pad))
+        else:
+            part.blit(spr, (pad, pad))
         big.blit(part, frame.topleft)
         big.blit(pygame.transform.rotate(part, 180), (frame.x, frame.y + frame.h - half.h))
         pygame.draw.line(big, pal.dark, (frame.x, frame.centery), (frame.right - 1, frame.centery), lw)
-    else:
-        fig_rect = pygame.Rect(frame.x, frame.y + round(frame.h * 0.04), frame.w, round(frame.h * 0.7))
+    else:  # single-ended Italian figure holding its suit sign
         if kind == "H":
-            _draw_horse(big, fig_rect, pal)
-            rider = pygame.Rect(frame.x + round(frame.w * 0.3), frame.y, round(frame.w * 0.55),
-                                round(frame.h * 0.42))
-            _draw_bust(big, rider, "J", pal)
+            horse = pygame.Rect(frame.x, frame.y + round(frame.h * 0.3), frame.w, frame.h - round(frame.h * 0.3))
+            _draw_horse(big, horse, pal)
+            rider = pygame.Rect(frame.x + round(frame.w * 0.3), frame.y + round(frame.h * 0.01),
+                                round(frame.w * 0.66), round(frame.h * 0.5))
+            _draw_person(big, rider, "J", pal, hold=False)
+            sh = round(frame.h * 0.2)
+            spr = _symbol_sprite(symbol, style, sh)
+            big.blit(spr, (frame.x + round(frame.w * 0.63) - spr.get_width() // 2,
+                           rider.bottom - round(sh * 0.55)))
         else:
-            _draw_bust(big, fig_rect, "K" if kind == "K" else "J", pal)
-        sh = round(frame.h * 0.26)
-        spr = _symbol_sprite(symbol, style, sh)
-        big.blit(spr, (frame.centerx - spr.get_width() // 2, frame.bottom - sh - round(frame.h * 0.03)))
+            bust = pygame.Rect(frame.x, frame.y, frame.w, round(frame.h * 0.56))
+            pen = _Pen(big, frame, pal.dark)
+            v0 = 0.5
+            pen.poly(pal.robe, [(0.12, v0), (0.88, v0), (0.94, 1.0), (0.06, 1.0)])  # the gown below the bust
+            pen.poly(pal.robe2, [(0.44, v0), (0.56, v0), (0.62, 1.0), (0.38, 1.0)])
+            pen.line(pal.trim, [(0.08, 0.95), (0.92, 0.95)], 0.04)
+            _draw_person(big, bust, "K" if kind == "K" else "J", pal, hold=False)
+            sh = round(frame.h * 0.28)
+            spr = _symbol_sprite(symbol, style, sh)
+            big.blit(spr, (frame.centerx - spr.get_width() // 2, bust.bottom - round(sh * 0.45)))
     pygame.draw.rect(big, pal.dark, frame, lw)
     pygame.draw.rect(big, pal.trim, frame.inflate(-4 * lw, -4 * lw), lw)
     return pygame.transform.smoothscale(big, (w, h))
@@ -864,67 +955,69 @@ class CardArt:
             self._draw_ace(surf, symbol, w, h)
         else:
             self._draw_pips(surf, symbol, value, w, h)
-        self._draw_indices(surf, symbol, _index_text(deck, rank), w, h)
+        self._draw_indices(surf, symbol, _index_text(deck, rank), w, h, value is None)
         return surf
 
     def _draw_ace(self, surf: pygame.Surface, symbol: str, w: int, h: int) -> None:
-        size = round(w * (0.62 if symbol not in _TALL_SYMBOLS else 1.0))
         if symbol in _TALL_SYMBOLS:
-            size = round(h * 0.66)
+            self._draw_crossed(surf, symbol, 1, w, h)
+            return
+        size = round(w * (0.66 if symbol == "spade" else 0.6))
         spr = _symbol_sprite(symbol, self.style, size)
-        surf.blit(spr, (w // 2 - spr.get_width() // 2, h // 2 - spr.get_height() // 2))
+        cy = h // 2 - (round(h * 0.03) if self.family == "german" else 0)
+        surf.blit(spr, (w // 2 - spr.get_width() // 2, cy - spr.get_height() // 2))
         if self.family == "german":  # a banner ribbon under the big symbol, as on German aces
             look = _LOOKS[(self.style, symbol)]
-            y = h // 2 + size // 2 + max(1, round(h * 0.02))
-            band = pygame.Rect(round(w * 0.26), y, round(w * 0.48), max(2, round(h * 0.045)))
-            pygame.draw.rect(surf, _lighter(look.main, 0.55), band, border_radius=band.h // 2)
+            y = cy + spr.get_height() // 2 + max(1, round(h * 0.03))
+            band = pygame.Rect(round(w * 0.25), y, round(w * 0.5), max(3, round(h * 0.06)))
+            pygame.draw.rect(surf, _lighter(look.main, 0.6), band, border_radius=band.h // 2)
             pygame.draw.rect(surf, look.accent, band, max(1, round(w * 0.012)), border_radius=band.h // 2)
+        elif symbol == "spade":  # the traditional ornate Ace of Spades: a ring around the pip
+            look = _LOOKS[(self.style, symbol)]
+            pygame.draw.circle(surf, look.main, (w / 2, h / 2), w * 0.39, max(1, round(w * 0.012)))
 
     def _draw_pips(self, surf: pygame.Surface, symbol: str, value: int, w: int, h: int) -> None:
         if symbol in _TALL_SYMBOLS:
-            self._draw_tall_pips(surf, symbol, value, w, h)
+            self._draw_crossed(surf, symbol, value, w, h)
             return
-        upright_only = self.family == "italian"
-        pip_h = round(w * (0.2 if value <= 8 else 0.18))
-        if self.family == "italian":
-            pip_h = round(w * 0.22)
-        left, right = w * 0.31, w * 0.69
-        top, bottom = h * 0.2, h * 0.8
+        turn_lower_half = self.family == "french"  # Italian and German pips stay upright
+        pip_h = round(w * (0.2 if value <= 8 else 0.185))
+        if self.family != "french":
+            pip_h = round(w * (0.26 if value <= 5 else 0.23 if value <= 7 else 0.2))
+        left, right = w * 0.32, w * 0.68
+        top, bottom = h * 0.19, h * 0.81
         for u, v in _PIP_LAYOUTS[value]:
             cx = left + (right - left) * u
             cy = top + (bottom - top) * v
-            flip = (not upright_only) and v > 0.5 + 1e-9
-            spr = _symbol_sprite(symbol, self.style, pip_h, flip)
+            turn = 180 if turn_lower_half and v > 0.5 + 1e-9 else 0
+            spr = _symbol_sprite(symbol, self.style, pip_h, turn)
             surf.blit(spr, (round(cx - spr.get_width() / 2), round(cy - spr.get_height() / 2)))
 
-    def _draw_tall_pips(self, surf: pygame.Surface, symbol: str, value: int, w: int, h: int) -> None:
-        rows = _TALL_ROWS[value]
-        area_top, area_bottom = h * 0.1, h * 0.9
-        row_h = (area_bottom - area_top) / len(rows)
-        pip_h = round(row_h * 0.9)
-        spr = _symbol_sprite(symbol, self.style, pip_h)
-        for i, n in enumerate(rows):
-            cy = area_top + row_h * (i + 0.5)
-            span = w * (0.14 * (n - 1))
-            for k in range(n):
-                cx = w / 2 - span / 2 + (span / (n - 1) * k if n > 1 else 0)
-                surf.blit(spr, (round(cx - spr.get_width() / 2), round(cy - spr.get_height() / 2)))
+    def _draw_crossed(self, surf: pygame.Surface, symbol: str, value: int, w: int, h: int) -> None:
+        for x, y, length, turn in _CROSSED[value]:
+            spr = _symbol_sprite(symbol, self.style, round(h * length), turn)
+            surf.blit(spr, (round(w * x - spr.get_width() / 2), round(h * y - spr.get_height() / 2)))
 
-    def _draw_indices(self, surf: pygame.Surface, symbol: str, text: str, w: int, h: int) -> None:
+    def _draw_indices(self, surf: pygame.Surface, symbol: str, text: str, w: int, h: int, backing: bool) -> None:
         look = _LOOKS[(self.style, symbol)]
-        size = max(7, round(w * 0.2))
+        small = min(1.0, max(0.0, (100 - w) / 40))  # 0 at 100 px and wider, 1 at 60 px and narrower
+        size = max(7, round(w * (0.2 + 0.05 * small)))
         glyph = fonts.font(size, bold=True).render(text, True, look.index)
-        max_w = w * 0.2
+        max_w = w * (0.19 + 0.05 * small)
         if glyph.get_width() > max_w:  # condensed for "10", "VIII"
             glyph = pygame.transform.smoothscale(glyph, (max(1, round(max_w)), glyph.get_height()))
-        pip = _symbol_sprite(symbol, self.style, max(4, round(w * 0.14)))
-        cx = w * 0.135
-        top = max(1, round(w * 0.035))
+        pip = _symbol_sprite(symbol, self.style, max(5, round(w * (0.135 + 0.04 * small))))
+        cx = w * (0.125 + 0.02 * small)
+        top = max(1, round(w * 0.03))
         gx = round(cx - glyph.get_width() / 2)
-        gy = top - round(size * 0.08)
+        gy = top - round(size * 0.1)
         px = round(cx - pip.get_width() / 2)
-        py = gy + round(size * 1.02)
+        py = gy + round(size * 1.0)
         corner = pygame.Surface((w, py + pip.get_height() + 1), pygame.SRCALPHA)
+        if backing:  # keep the index readable where it overlaps a court frame
+            bw = max(glyph.get_width(), pip.get_width()) + 2
+            pygame.draw.rect(corner, PAPER, (round(cx - bw / 2), top, bw, corner.get_height() - top),
+                             border_radius=max(1, bw // 5))
         corner.blit(glyph, (gx, gy))
         corner.blit(pip, (px, py))
         surf.blit(corner, (0, 0))
