@@ -1,24 +1,36 @@
-"""Launch the game (placeholder until the app lands: a text demo of a Sueca hand)."""
+"""Launch the desktop app: ``python -m app`` (or ``cardtable``); ``python -m app --tour DIR`` writes screenshots."""
 
 from __future__ import annotations
 
-import random
+import argparse
+import sys
 
 
-def main() -> None:
-    from engine import agents, registry
+def main(argv: list[str] | None = None) -> int:
+    """The ``cardtable`` console script."""
+    parser = argparse.ArgumentParser(prog="cardtable", description="A desktop card table.")
+    parser.add_argument("--tour", metavar="DIR", help="drive every screen and write PNGs + tour.json to DIR")
+    parser.add_argument("--size", metavar="WxH", help="initial window size, e.g. 1280x800")
+    args = parser.parse_args(argv)
+    if args.tour:
+        from app.tour import run_tour
 
-    game = registry.create("sueca")
-    rng = random.Random()
-    state = game.new_hand(rng)
-    players = [agents.make("random", game) for _ in range(4)]
-    while not state.is_terminal():
-        seat = state.current_player
-        move = players[seat].choose(state.observation(seat), rng)
-        print(f"seat {seat}: {state.move_text(move)}")
-        state.apply(move)
-    print(state.result())
+        return run_tour(args.tour)
+    from app.main import App
+    from app.screens.menu import MenuScreen
+
+    size = None
+    if args.size:
+        try:
+            w, h = (int(x) for x in args.size.lower().split("x"))
+            size = (w, h)
+        except ValueError:
+            parser.error(f"bad --size {args.size!r}: expected WxH, e.g. 1280x800")
+    app = App(size)
+    app.push(MenuScreen(app))
+    app.run()
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

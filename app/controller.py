@@ -1,0 +1,371 @@
+"""The game controller: seats as interchangeable inputs (human clicks or AI via the background worker).
+
+No drawing here. The table screen calls :meth:`Controller.update` every frame and :meth:`Controller.play`
+for human moves. The controller autosaves after every move, keeps the hotseat privacy state, undo and hints
+(both recorded in the session) and the last completed trick for review.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from app import workers
+from engine.game import GameState, HandResult
+from engine.games.tricks import PASS_FLAG, TrickState
+from engine.rng import derive_seed
+from saves.session import GameSession, Seat
+
+HINT_LEVEL = "strong"
+
+
+@dataclass
+class Pending:
+    """An outstanding worker request (an AI move or a hint)."""
+
+    request_id: int
+    seat: int
+    ply: int
+    hand: int
+    requested_at: float
+    hint: bool = False
+    move: int | None = None
+    ready_at: float = 0.0
+    iterations: int = 0
+
+
+@dataclass
+class Notice:
+    text: str
+    until: float
+    error: bool = False
+
+
+@dataclass
+class LastTrick:
+    """A completed trick: (seat, card) in play order and the seat that won it."""
+
+    cards: list[tuple[int, int]]
+    winner: int
+
+
+@dataclass
+class Controller:
+    """Runs one :class:`GameSession` at the table."""
+
+    session: GameSession
+    min_delay_ms: int = 600
+    allow_undo: bool = True
+    trick_pause_ms: int = 900
+    worker: Any = None
+    autosave: Any = None
+    clock: Callable[[], float] = time.monotonic
+    ai_time_limit: float | None = None
+    notices: list[Notice] = field(default_factory=list)
+    pending: Pending | None = None
+    hint_move: int | None = None
+    viewer: int | None = None
+    privacy_for: int | None = None
+    last_trick: LastTrick | None = None
+    hold_until: float = 0.0
+    listeners: list[Callable[[str, int, int], None]] = field(default_factory=list)
+    hand_result: HandResult | None = None
+    ai_progress: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.worker is None:
+            self.worker = workers.make_worker()
+        humans = self.human_seats()
+        if len(humans) == 1:
+            self.viewer = humans[0]
+        if "hand_start" not in self.session.meta or \
+                self.session.meta["hand_start"].get("hand") != self.match.hand_index:
+            if self.session.ply == 0:
+                self._remember_hand_start()
+        if self.state.is_terminal():
+            self._finish_hand()
+
+    # --- accessors -----------------------------------------------------------------------------
+    @property
+    def match(self) -> Any:
+        return self.session.match
+
+    @property
+    def state(self) -> GameState:
+        return self.session.match.state
+
+    @property
+    def seats(self) -> list[Seat]:
+        return self.session.seats
+
+    def human_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.kind == "human"]
+
+    def is_human(self, seat: int) -> bool:
+        return 0 <= seat < len(self.seats) and self.seats[seat].kind == "human"
+
+    @property
+    def current(self) -> int:
+        return self.state.current_player
+
+    def human_to_move(self) -> bool:
+        """Whether a human may play now (their turn, no privacy screen, no pause)."""
+        return (not self.state.is_terminal() and self.is_human(self.current) and self.privacy_for is None
+                and self.viewer == self.current)
+
+    def thinking_seat(self) -> int | None:
+        """The AI seat whose move is being searched or shown, if any."""
+        if self.pending is not None and not self.pending.hint:
+            return self.pending.seat
+        return None
+
+    # --- frame update --------------------------------------------------------------------------
+    def update(self) -> None:
+        """Poll the worker, apply due AI moves and handle turn changes (call once per frame)."""
+        now = self.clock()
+        self._poll_worker(now)
+        self.notices = [n for n in self.notices if n.until > now]
+        state = self.state
+        if state.is_terminal():
+            return
+        if now < self.hold_until:
+            return
+        seat = state.current_player
+        if self.is_human(seat):
+            if self.viewer != seat and self.privacy_for != seat:
+                if len(self.human_seats()) > 1:
+                    self.privacy_for = seat
+                    self.viewer = None
+                else:
+                    self.viewer = seat
+            return
+        p = self.pending
+        if p is None or p.hint or p.seat != seat or p.ply != self.session.ply or p.hand != self.match.hand_index:
+            self._request(seat, hint=False)
+            return
+        if p.move is not None and now >= p.ready_at:
+            move = p.move
+            self.pending = None
+            self._apply(move)
+
+    def confirm_privacy(self) -> None:
+        """The player named on the privacy screen has the device: show their hand."""
+        if self.privacy_for is not None:
+            self.viewer = self.privacy_for
+            self.privacy_for = None
+
+    def skip_pause(self) -> None:
+        self.hold_until = 0.0
+
+    def _request(self, seat: int, hint: bool) -> None:
+        spec = self.seats[seat].spec if not hint else workers.preset_spec(self.match.game.name, HINT_LEVEL)
+        if not spec:
+            spec = "random"
+        seed = derive_seed(self.session.seed, "hint" if hint else "ai", self.match.hand_index, self.session.ply)
+        req = workers.make_request(game=self.match.game.name, variant=dict(self.match.game.variant), spec=spec,
+                                   state_json=self.state.to_json(), seat=seat, seed=seed,
+                                   time_limit=self.ai_time_limit)
+        try:
+            rid = self.worker.request(req)
+        except Exception as e:  # noqa: BLE001 - a broken worker must not stop the game
+            self._worker_failed(seat, hint, f"{type(e).__name__}: {e}", -1)
+            return
+        self.pending = Pending(rid, seat, self.session.ply, self.match.hand_index, self.clock(), hint)
+        self.ai_progress = None
+
+    def _poll_worker(self, now: float) -> None:
+        try:
+            events = self.worker.poll()
+        except Exception as e:  # noqa: BLE001
+            events = []
+            if self.pending is not None:
+                p = self.pending
+                self.pending = None
+                self._worker_failed(p.seat, p.hint, f"{type(e).__name__}: {e}", -1)
+        for ev in events:
+            p = self.pending
+            if p is None or ev.request_id != p.request_id:
+                continue
+            if workers.is_progress(ev):
+                p.iterations = ev.iterations
+                self.ai_progress = ev.win_rate
+            elif workers.is_done(ev):
+                p.iterations = ev.iterations
+                if p.hint:
+                    self.pending = None
+                    self._hint_ready(ev.move)
+                else:
+                    p.move = ev.move
+                    p.ready_at = max(now, p.requested_at + self.min_delay_ms / 1000.0)
+            elif workers.is_failed(ev):
+                self.pending = None
+                self._worker_failed(p.seat, p.hint, ev.error, ev.fallback_move)
+
+    def _worker_failed(self, seat: int, hint: bool, error: str, fallback: int) -> None:
+        first_line = error.strip().splitlines()[0] if error.strip() else "unknown error"
+        from app.i18n import t
+
+        if hint:
+            self.notify(t("The hint could not be computed: {error}", error=first_line), error=True)
+            return
+        self.notify(t("The AI of {name} failed ({error}); it played a random legal move.",
+                      name=self.seats[seat].label, error=first_line), error=True, seconds=6)
+        state = self.state
+        legal = state.legal_moves()
+        if fallback not in legal:
+            rng = random.Random(derive_seed(self.session.seed, "fallback", self.match.hand_index, self.session.ply))
+            fallback = rng.choice(legal) if legal else -1
+        if fallback in legal and state.current_player == seat:
+            self._apply(fallback)
+
+    def notify(self, text: str, error: bool = False, seconds: float = 4.0) -> None:
+        self.notices.append(Notice(text, self.clock() + seconds, error))
+
+    # --- moves ---------------------------------------------------------------------------------
+    def play(self, move: int) -> str | None:
+        """A human move for the current seat; returns the reason when it is illegal (nothing changes)."""
+        if not self.human_to_move():
+            return "it is not your turn"
+        reason = self.state.illegal_reason(move)
+        if reason is not None:
+            return reason
+        self._apply(move)
+        return None
+
+    def _apply(self, move: int) -> None:
+        state = self.state
+        seat = state.current_player
+        completes = isinstance(state, TrickState) and not move & PASS_FLAG and \
+            len(state.trick) + 1 == state.num_players
+        trick = list(zip(state.trick_seats(), state.trick, strict=True)) if completes else []
+        for listener in self.listeners:
+            listener("before", seat, move)
+        state.apply(move)
+        self.session.record_move(move)
+        self.hint_move = None
+        if completes:
+            assert isinstance(state, TrickState)
+            trick.append((seat, move))
+            self.last_trick = LastTrick(trick, state.leader)
+            self.hold_until = self.clock() + self.trick_pause_ms / 1000.0
+        if state.is_terminal():
+            self._finish_hand()
+        self.save()
+        for listener in self.listeners:
+            listener("after", seat, move)
+
+    def _finish_hand(self) -> None:
+        self.hand_result = self.match.finish_hand()
+
+    @property
+    def hand_over(self) -> bool:
+        return self.state.is_terminal()
+
+    @property
+    def match_over(self) -> bool:
+        return self.state.is_terminal() and self.match.over
+
+    def next_hand(self) -> None:
+        """Deal the next hand of the match (after the summary)."""
+        if not self.state.is_terminal() or self.match.over:
+            return
+        self.match.next_hand()
+        while len(self.session.moves) <= self.match.hand_index:
+            self.session.moves.append([])
+        self.hand_result = None
+        self.last_trick = None
+        self.pending = None
+        self._remember_hand_start()
+        if len(self.human_seats()) > 1:
+            self.viewer = None
+            self.privacy_for = None
+        self.save()
+
+    def _remember_hand_start(self) -> None:
+        self.session.meta["hand_start"] = {"hand": self.match.hand_index, "state": self.state.to_json()}
+
+    def save(self) -> None:
+        """Autosave the session (errors become a notice, never a crash)."""
+        if self.autosave is None:
+            return
+        try:
+            self.autosave.save(self.session)
+        except Exception as e:  # noqa: BLE001
+            from app.i18n import t
+
+            self.notify(t("Autosave failed: {error}", error=str(e)), error=True)
+
+    # --- undo and hints ------------------------------------------------------------------------
+    def can_undo(self) -> bool:
+        humans = self.human_seats()
+        if not self.allow_undo or len(humans) != 1 or self.state.is_terminal():
+            return False
+        start = self.session.meta.get("hand_start")
+        if not start or start.get("hand") != self.match.hand_index:
+            return False
+        return bool(self._human_move_indexes(humans[0]))
+
+    def _replay(self, count: int) -> tuple[GameState, list[int]]:
+        start = self.session.meta["hand_start"]["state"]
+        state = self.match.game.state_from_json(start if isinstance(start, str) else json.dumps(start))
+        movers = []
+        for move in self.session.moves[self.match.hand_index][:count]:
+            movers.append(state.current_player)
+            state.apply(move)
+        return state, movers
+
+    def _human_move_indexes(self, seat: int) -> list[int]:
+        moves = self.session.moves[self.match.hand_index] if len(self.session.moves) > self.match.hand_index else []
+        _, movers = self._replay(len(moves))
+        return [i for i, s in enumerate(movers) if s == seat]
+
+    def undo(self) -> bool:
+        """Take back the human's last move (and the AI moves after it); recorded in the session."""
+        if not self.can_undo():
+            return False
+        seat = self.human_seats()[0]
+        index = self._human_move_indexes(seat)[-1]
+        if self.pending is not None:
+            self.worker.cancel()
+            self.pending = None
+        state, _ = self._replay(index)
+        self.match.state = state
+        del self.session.moves[self.match.hand_index][index:]
+        self.session.undos_used += 1
+        self.session.meta.setdefault("undos", []).append({"hand": self.match.hand_index, "ply": index})
+        self.last_trick = None
+        self.hint_move = None
+        self.hold_until = 0.0
+        self.save()
+        return True
+
+    def request_hint(self) -> bool:
+        """Ask the worker for a suggested move for the human to move (recorded as a used hint)."""
+        if not self.human_to_move() or (self.pending is not None and self.pending.hint):
+            return False
+        self._request(self.current, hint=True)
+        return True
+
+    def hint_pending(self) -> bool:
+        return self.pending is not None and self.pending.hint
+
+    def _hint_ready(self, move: int) -> None:
+        if move in self.state.legal_moves():
+            self.hint_move = move
+            self.session.hints_used += 1
+            self.session.meta.setdefault("hints", []).append(
+                {"hand": self.match.hand_index, "ply": self.session.ply, "move": move})
+            self.save()
+
+    def close(self) -> None:
+        """Stop any search (the worker itself belongs to the app)."""
+        if self.pending is not None:
+            try:
+                self.worker.cancel()
+            except Exception:  # noqa: BLE001
+                pass
+            self.pending = None

@@ -1,0 +1,288 @@
+"""The application: window, event loop, screen stack, resize/fullscreen (F11), settings and services."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pygame_gui
+
+from app import i18n
+from app.i18n import t
+
+THEME_PATH: Path = Path(__file__).resolve().parent.parent / "assets" / "themes" / "theme.json"
+MIN_SIZE = (1024, 640)
+BACKGROUND = (18, 74, 48)
+
+
+class Screen:
+    """One screen of the app. ``build`` (re)creates its pygame-gui elements for the current window size."""
+
+    name = "screen"
+    opaque = True
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    @property
+    def ui(self) -> pygame_gui.UIManager:
+        return self.app.ui
+
+    def build(self) -> None:
+        """Create the GUI elements (the manager is empty when this runs)."""
+
+    def handle(self, event: pygame.event.Event) -> None:
+        """React to one pygame or pygame-gui event."""
+
+    def update(self, dt: float) -> None:
+        """Advance by ``dt`` seconds."""
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw everything except the GUI elements (drawn afterwards by the manager)."""
+        surface.fill(BACKGROUND)
+
+    def leave(self) -> None:
+        """Called when the screen is removed from the stack."""
+
+
+class App:
+    """The window and the screen stack. ``step`` runs exactly one frame (tests drive it directly)."""
+
+    def __init__(self, size: tuple[int, int] | None = None, headless: bool = False,
+                 worker_factory: Any = None) -> None:
+        t0 = time.perf_counter()
+        from saves.settings import load_settings
+
+        loaded = load_settings()
+        self.settings = loaded.settings
+        self.startup_warnings = list(loaded.warnings)
+        i18n.set_language(self.settings.language)
+        pygame.init()
+        pygame.key.set_repeat(350, 40)
+        self.headless = headless or os.environ.get("SDL_VIDEODRIVER") == "dummy"
+        if size is None:
+            size = (max(MIN_SIZE[0], self.settings.window_width), max(MIN_SIZE[1], self.settings.window_height))
+        self.window_size = size
+        self.fullscreen = False
+        self.surface = self._set_mode(size, self.settings.fullscreen and not self.headless)
+        pygame.display.set_caption("cardtable")
+        self.font_size = 0
+        self.ui: pygame_gui.UIManager = self._make_manager()
+        self.stack: list[Screen] = []
+        self.clock = pygame.time.Clock()
+        self.running = True
+        self._worker: Any = None
+        self._worker_factory = worker_factory
+        self.frame_times: list[float] = []
+        self.startup_s = time.perf_counter() - t0
+
+    # --- window --------------------------------------------------------------------------------
+    def _set_mode(self, size: tuple[int, int], fullscreen: bool) -> pygame.Surface:
+        self.fullscreen = fullscreen
+        if fullscreen:
+            return pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        return pygame.display.set_mode(size, pygame.RESIZABLE)
+
+    def gui_font_size(self) -> int:
+        """The GUI text size for the current window height (even steps, 14..26 px)."""
+        h = self.surface.get_size()[1]
+        return max(14, min(26, int(h / 46) // 2 * 2))
+
+    def _theme(self, size: int) -> dict[str, Any]:
+        try:
+            theme = json.loads(THEME_PATH.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            theme = {"defaults": {}}
+        font: dict[str, str] = {"name": "cardtable", "size": str(size)}
+        try:
+            from app import fonts
+
+            if fonts.font_path(False).is_file():
+                font.update(regular_path=str(fonts.font_path(False)), bold_path=str(fonts.font_path(True)),
+                            italic_path=str(fonts.font_path(False)), bold_italic_path=str(fonts.font_path(True)))
+            else:
+                font = {"name": "noto_sans", "size": str(size)}
+        except ImportError:
+            font = {"name": "noto_sans", "size": str(size)}
+        theme.setdefault("defaults", {})["font"] = font
+        big = dict(font, size=str(int(size * 1.8)), bold="1")
+        theme.setdefault("#title", {})["font"] = big
+        theme.setdefault("#help", {})["font"] = dict(font, size=str(max(12, int(size * 0.85))))
+        return theme
+
+    def _make_manager(self) -> pygame_gui.UIManager:
+        self.font_size = self.gui_font_size()
+        return pygame_gui.UIManager(self.surface.get_size(), self._theme(self.font_size),
+                                    starting_language=self._gui_language())
+
+    @staticmethod
+    def _gui_language() -> str:
+        return i18n.language() if i18n.language() in ("en", "pt", "it") else "en"
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.surface.get_size()
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """Adapt to a new window size (keeps a minimum size) and rebuild the current screen."""
+        w, h = max(MIN_SIZE[0], int(size[0])), max(MIN_SIZE[1], int(size[1]))
+        if (w, h) != self.surface.get_size() or not self.fullscreen:
+            self.surface = self._set_mode((w, h), False) if not self.fullscreen else self.surface
+        self.window_size = (w, h)
+        self._sync_manager()
+        if not self.fullscreen:
+            self.settings.window_width, self.settings.window_height = w, h
+        self.rebuild()
+
+    def toggle_fullscreen(self) -> None:
+        self.surface = self._set_mode(self.window_size, not self.fullscreen)
+        self.settings.fullscreen = self.fullscreen
+        self._sync_manager()
+        self.rebuild()
+
+    def _sync_manager(self) -> None:
+        if self.gui_font_size() != self.font_size:
+            self.ui = self._make_manager()
+        else:
+            self.ui.set_window_resolution(self.surface.get_size())
+
+    def set_language(self, lang: str) -> None:
+        self.settings.language = lang
+        i18n.set_language(lang)
+        try:
+            self.ui.set_locale(self._gui_language())
+        except Exception:  # noqa: BLE001 - pygame-gui without this locale
+            pass
+        self.rebuild()
+
+    def save_settings(self) -> None:
+        from saves.settings import save_settings
+
+        try:
+            save_settings(self.settings)
+        except OSError as e:
+            self.startup_warnings.append(t("Could not save the settings: {error}", error=str(e)))
+
+    # --- services ------------------------------------------------------------------------------
+    @property
+    def worker(self) -> Any:
+        if self._worker is None:
+            from app import workers
+
+            self._worker = self._worker_factory() if self._worker_factory else workers.make_worker()
+        return self._worker
+
+    def autosave_store(self) -> Any:
+        """The autosave store (``saves.autosave.AutosaveStore``, or a minimal JSON fallback)."""
+        try:
+            from saves.autosave import AutosaveStore
+
+            return AutosaveStore()
+        except ImportError:
+            from app.fallback_saves import SimpleAutosave
+
+            return SimpleAutosave()
+
+    # --- screens -------------------------------------------------------------------------------
+    @property
+    def top(self) -> Screen | None:
+        return self.stack[-1] if self.stack else None
+
+    def push(self, screen: Screen) -> None:
+        self.stack.append(screen)
+        self.rebuild()
+
+    def pop(self) -> None:
+        if self.stack:
+            self.stack.pop().leave()
+        self.rebuild()
+
+    def replace(self, screen: Screen) -> None:
+        if self.stack:
+            self.stack.pop().leave()
+        self.push(screen)
+
+    def reset_to(self, screen: Screen) -> None:
+        """Clear the stack and show ``screen``."""
+        while self.stack:
+            self.stack.pop().leave()
+        self.push(screen)
+
+    def rebuild(self) -> None:
+        """Recreate the top screen's GUI elements (after a screen change, resize or language switch)."""
+        self.ui.clear_and_reset()
+        if self.top is not None:
+            self.top.build()
+
+    # --- loop ----------------------------------------------------------------------------------
+    def step(self, dt: float | None = None) -> float:
+        """Process pending events, update and draw one frame; returns the frame's work time in ms."""
+        start = time.perf_counter()
+        if dt is None:
+            dt = 1 / 60
+        for event in pygame.event.get():
+            self.dispatch(event)
+        top = self.top
+        if top is not None:
+            top.update(dt)
+        self.ui.update(dt)
+        self.draw()
+        ms = (time.perf_counter() - start) * 1000.0
+        self.frame_times.append(ms)
+        if len(self.frame_times) > 4000:
+            del self.frame_times[:2000]
+        return ms
+
+    def draw(self) -> None:
+        top = self.top
+        if top is not None:
+            if not top.opaque and len(self.stack) > 1:
+                self.stack[-2].draw(self.surface)
+            top.draw(self.surface)
+        self.ui.draw_ui(self.surface)
+        if not self.headless:
+            pygame.display.flip()
+
+    def dispatch(self, event: pygame.event.Event) -> None:
+        """Route one event: quit, resize and F11 here; everything else to the GUI and the top screen."""
+        if event.type == pygame.QUIT:
+            self.quit()
+            return
+        if event.type == pygame.VIDEORESIZE and not self.fullscreen:
+            self.resize((event.w, event.h))
+            return
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
+            self.toggle_fullscreen()
+            return
+        self.ui.process_events(event)
+        if self.top is not None:
+            self.top.handle(event)
+
+    def quit(self) -> None:
+        self.running = False
+
+    def run(self) -> None:
+        """The interactive main loop."""
+        while self.running:
+            dt = self.clock.tick(60) / 1000.0
+            self.step(dt)
+        self.shutdown()
+
+    def shutdown(self) -> None:
+        while self.stack:
+            self.stack.pop().leave()
+        self.save_settings()
+        if self._worker is not None:
+            try:
+                self._worker.shutdown()
+            except Exception:  # noqa: BLE001
+                pass
+            self._worker = None
+        pygame.quit()
+        from app import text
+
+        text.clear_caches()

@@ -1,0 +1,113 @@
+"""The main menu: Continue (when an autosave exists), New game, Statistics, Settings, Rules, Quit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+import pygame_gui
+
+from app import text as txt
+from app.i18n import t
+from app.main import BACKGROUND, Screen
+from app.tables.base import GOLD, MUTED
+from app.widgets import button, line_height
+
+
+class MenuScreen(Screen):
+    name = "menu"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.buttons: dict[str, Any] = {}
+        self.message = ""
+        self.has_autosave = False
+        try:
+            self.store = app.autosave_store()
+            self.has_autosave = bool(self.store.exists())
+        except Exception as e:  # noqa: BLE001
+            self.store = None
+            self.message = t("The autosave could not be read: {error}", error=str(e))
+
+    def build(self) -> None:
+        w, h = self.app.size
+        bh = int(line_height(self.app.font_size) * 1.2)
+        gap = bh // 3
+        bw = max(280, min(460, w // 3))
+        items = []
+        if self.has_autosave:
+            items.append(("continue", t("Continue")))
+        items += [("new", t("New game")), ("stats", t("Statistics")), ("settings", t("Settings")),
+                  ("rules", t("Rules")), ("quit", t("Quit"))]
+        total = len(items) * (bh + gap)
+        y = max(int(h * 0.32), (h - total) // 2 + h // 12)
+        self.buttons = {}
+        for key, label in items:
+            r = pygame.Rect((w - bw) // 2, y, bw, bh)
+            self.buttons[key] = button(self.ui, r, label, "#primary" if key in ("continue", "new") else None)
+            y += bh + gap
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            key = next((k for k, b in self.buttons.items() if b is event.ui_element), None)
+            if key:
+                self.activate(key)
+        elif event.type == pygame.KEYDOWN:
+            shortcuts = {pygame.K_n: "new", pygame.K_c: "continue", pygame.K_s: "settings", pygame.K_r: "rules",
+                         pygame.K_q: "quit", pygame.K_ESCAPE: "quit"}
+            key = shortcuts.get(event.key)
+            if key and (key != "continue" or self.has_autosave):
+                self.activate(key)
+
+    def activate(self, key: str) -> None:
+        app = self.app
+        if key == "continue":
+            self.continue_game()
+        elif key == "new":
+            from app.screens.new_game import NewGameScreen
+
+            app.push(NewGameScreen(app))
+        elif key == "stats":
+            from app.screens.statistics import StatisticsScreen
+
+            app.push(StatisticsScreen(app))
+        elif key == "settings":
+            from app.screens.settings import SettingsScreen
+
+            app.push(SettingsScreen(app))
+        elif key == "rules":
+            from app.screens.rules import RulesScreen
+
+            app.push(RulesScreen(app, None))
+        elif key == "quit":
+            app.quit()
+
+    def continue_game(self) -> None:
+        if self.store is None:
+            return
+        try:
+            result = self.store.load()
+        except Exception as e:  # noqa: BLE001
+            self.message = t("The autosave could not be read: {error}", error=str(e))
+            return
+        session = getattr(result, "session", None)
+        if session is None:
+            warnings = "; ".join(getattr(result, "warnings", []) or [])
+            self.message = t("The autosave could not be read: {error}", error=warnings)
+            self.has_autosave = False
+            self.app.rebuild()
+            return
+        from app.screens.new_game import start_session
+
+        start_session(self.app, session)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(BACKGROUND)
+        w, h = surface.get_size()
+        big = max(40, h // 9)
+        txt.blit_text(surface, "cardtable", (w // 2, int(h * 0.14)), big, GOLD, True, "center")
+        txt.blit_text(surface, t("Sueca · Bisca · Briscola · Hearts · Scopone · Scopa · Pharaoh · Moss Side Whist"),
+                      (w // 2, int(h * 0.14) + big), max(14, h // 45), MUTED, False, "center", max_width=w - 40)
+        if self.message:
+            txt.blit_text(surface, self.message, (w // 2, h - max(30, h // 20)), max(14, h // 48), (255, 160, 140),
+                          False, "center", max_width=w - 40)

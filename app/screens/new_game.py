@@ -1,0 +1,247 @@
+"""New game: the game, its variant options (from the engine's schema), the match target and each seat."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pygame
+import pygame_gui
+
+from app import text as txt
+from app import workers
+from app.i18n import t
+from app.main import BACKGROUND, Screen
+from app.tables.base import GOLD, MUTED
+from app.widgets import button, dropdown, entry, label, line_height
+from engine import registry
+from engine.game import Game, Option, VariantError
+from saves.session import GameSession, Seat
+
+AI_NAMES = ("Ana", "Bruno", "Carla", "Dino", "Eva", "Filipe")
+
+
+def default_seats(n: int, player_name: str = "") -> list[Seat]:
+    """You against (and with) AIs at the casual level."""
+    seats = [Seat("human", player_name or t("You"))]
+    for i in range(1, n):
+        seats.append(Seat("ai", AI_NAMES[(i - 1) % len(AI_NAMES)], "", "casual"))
+    return seats
+
+
+def new_session(game: Game, seats: list[Seat], seed: int | None = None) -> GameSession:
+    """A fresh match session with AI specs filled from their presets."""
+    from engine.match import Match
+
+    if seed is None:
+        seed = random.SystemRandom().getrandbits(62)
+    for s in seats:
+        if s.kind == "ai" and not s.spec:
+            s.spec = workers.preset_spec(game.name, s.preset or "casual")
+    return GameSession(Match.start(game, seed), seats, seed)
+
+
+def start_session(app: Any, session: GameSession) -> None:
+    """Open the table for a session (new or restored)."""
+    from app.controller import Controller
+    from app.screens.table import TableScreen
+
+    controller = Controller(session, min_delay_ms=app.settings.ai_min_delay_ms,
+                            allow_undo=app.settings.allow_undo, worker=app.worker,
+                            autosave=app.autosave_store())
+    controller.save()
+    app.reset_to(TableScreen(app, controller))
+
+
+def option_values(option: Option) -> list[str] | None:
+    """Display values of an option with a fixed set of values (None for free integers)."""
+    if option.choices is not None:
+        return [str(c) for c in option.choices]
+    typ = option.type if option.type is not object else type(option.default)
+    if typ is bool:
+        return ["True", "False"]
+    return None
+
+
+class NewGameScreen(Screen):
+    name = "new_game"
+
+    def __init__(self, app: Any, game_name: str | None = None) -> None:
+        super().__init__(app)
+        self.games = registry.available()
+        self.game_name = game_name if game_name in self.games else self.games[0]
+        self.variant: dict[str, Any] = {}
+        self.seats: list[Seat] = []
+        self.widgets: dict[Any, Any] = {}
+        self.error = ""
+        self.reset_game(self.game_name)
+
+    def reset_game(self, name: str) -> None:
+        self.game_name = name
+        cls = registry.game_class(name)
+        self.variant = {o.name: o.default for o in cls.options}
+        self.seats = default_seats(self.num_players(), self.app.settings.player_name)
+        self.error = ""
+
+    def game(self) -> Game:
+        return registry.create(self.game_name, self.variant)
+
+    def num_players(self) -> int:
+        try:
+            return self.game().num_players
+        except VariantError:
+            return len(self.seats) or 4
+
+    def kind_options(self) -> list[str]:
+        return [t("Human")] + [t("AI: {level}", level=t(level)) for level in workers.levels()]
+
+    def seat_kind_text(self, seat: Seat) -> str:
+        if seat.kind == "human":
+            return t("Human")
+        return t("AI: {level}", level=t(seat.preset or "casual"))
+
+    def build(self) -> None:
+        w, h = self.app.size
+        ui = self.ui
+        bh = line_height(self.app.font_size)
+        gap = max(4, bh // 5)
+        margin = max(16, w // 40)
+        self.widgets = {}
+        col_w = (w - 3 * margin) // 2
+        left = pygame.Rect(margin, margin + int(bh * 1.6), col_w, h - 2 * margin - int(bh * 3.2))
+        right = pygame.Rect(2 * margin + col_w, left.top, col_w, left.h)
+        label(ui, pygame.Rect(margin, margin // 2, w - 2 * margin, int(bh * 1.4)), t("New game"), "#title")
+        y = left.top
+        lw = int(col_w * 0.42)
+        label(ui, pygame.Rect(left.left, y, lw, bh), t("Game"))
+        titles = [t(registry.game_class(g).title) for g in self.games]
+        self.widgets["game"] = dropdown(ui, pygame.Rect(left.left + lw, y, col_w - lw, bh), titles,
+                                        t(registry.game_class(self.game_name).title))
+        y += bh + gap
+        cls = registry.game_class(self.game_name)
+        for opt in cls.options:
+            if y + bh * 2 > left.bottom:
+                break
+            name = t(opt.name.replace("_", " ").capitalize())
+            label(ui, pygame.Rect(left.left, y, lw, bh), name)
+            values = option_values(opt)
+            r = pygame.Rect(left.left + lw, y, col_w - lw, bh)
+            current = str(self.variant.get(opt.name, opt.default))
+            if values is not None:
+                self.widgets[("opt", opt.name)] = dropdown(ui, r, [t(v) for v in values], t(current))
+            else:
+                self.widgets[("opt", opt.name)] = entry(ui, r, current)
+            y += bh
+            help_text = t(opt.help)
+            lines = txt.wrap(help_text, max(12, int(self.app.font_size * 0.85)), col_w - lw)
+            for line in lines[:2]:
+                label(ui, pygame.Rect(left.left + lw, y, col_w - lw, int(bh * 0.7)), line, "#help")
+                y += int(bh * 0.7)
+            y += gap
+        # Seats.
+        y = right.top
+        label(ui, pygame.Rect(right.left, y, col_w, bh), t("Seats (in play order)"))
+        y += bh + gap
+        n = self.num_players()
+        while len(self.seats) < n:
+            self.seats.append(Seat("ai", AI_NAMES[(len(self.seats) - 1) % len(AI_NAMES)], "", "casual"))
+        del self.seats[n:]
+        teams = self.game().teams() if self.valid() else []
+        for i, seat in enumerate(self.seats):
+            team = next((k for k, tm in enumerate(teams) if i in tm and len(tm) > 1), None)
+            tag = f"{i + 1}" + (f" ({t('team')} {'AB'[team % 2]})" if team is not None else "")
+            label(ui, pygame.Rect(right.left, y, int(col_w * 0.22), bh), tag)
+            nx = right.left + int(col_w * 0.22)
+            nw = int(col_w * 0.36)
+            self.widgets[("name", i)] = entry(ui, pygame.Rect(nx, y, nw, bh), seat.name)
+            self.widgets[("kind", i)] = dropdown(ui, pygame.Rect(nx + nw + gap, y, col_w - (nx + nw + gap -
+                                                                                        right.left), bh),
+                                                 self.kind_options(), self.seat_kind_text(seat))
+            y += bh + gap
+        y += gap
+        if any(s.kind == "ai" for s in self.seats):
+            level_help = " · ".join(f"{t(lv)}: {t(workers.describe_level(lv))}" for lv in workers.levels())
+            for line in txt.wrap(level_help, max(12, int(self.app.font_size * 0.85)), col_w)[:6]:
+                label(ui, pygame.Rect(right.left, y, col_w, int(bh * 0.7)), line, "#help")
+                y += int(bh * 0.7)
+        bw = max(200, min(320, w // 5))
+        by = h - margin - bh
+        self.widgets["start"] = button(ui, pygame.Rect(w - margin - bw, by, bw, bh), t("Start (Enter)"), "#primary")
+        self.widgets["back"] = button(ui, pygame.Rect(margin, by, bw, bh), t("Back (Esc)"))
+
+    def valid(self) -> bool:
+        try:
+            self.game()
+        except VariantError:
+            return False
+        return True
+
+    def read_widgets(self) -> None:
+        """Copy text fields (names, integer options) into the model."""
+        for key, widget in self.widgets.items():
+            if isinstance(key, tuple) and key[0] == "name":
+                self.seats[key[1]].name = widget.get_text().strip()[:40] or self.seats[key[1]].name
+            elif isinstance(key, tuple) and key[0] == "opt" and hasattr(widget, "get_text"):
+                self.variant[key[1]] = widget.get_text().strip()
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            if event.ui_element is self.widgets.get("start"):
+                self.start()
+            elif event.ui_element is self.widgets.get("back"):
+                self.app.pop()
+        elif event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
+            key = next((k for k, wdg in self.widgets.items() if wdg is event.ui_element), None)
+            self.on_dropdown(key, event.text)
+        elif event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_ESCAPE:
+                self.app.pop()
+            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and not self.typing():
+                self.start()
+
+    def typing(self) -> bool:
+        return any(getattr(wdg, "is_focused", False) for wdg in self.widgets.values())
+
+    def on_dropdown(self, key: Any, text: str) -> None:
+        self.read_widgets()
+        if key == "game":
+            for g in self.games:
+                if t(registry.game_class(g).title) == text:
+                    self.reset_game(g)
+            self.app.rebuild()
+        elif isinstance(key, tuple) and key[0] == "opt":
+            cls = registry.game_class(self.game_name)
+            opt = next(o for o in cls.options if o.name == key[1])
+            for v in option_values(opt) or []:
+                if t(v) == text:
+                    self.variant[opt.name] = v
+            self.app.rebuild()
+        elif isinstance(key, tuple) and key[0] == "kind":
+            seat = self.seats[key[1]]
+            if text == t("Human"):
+                seat.kind, seat.preset, seat.spec = "human", "", ""
+            else:
+                for level in workers.levels():
+                    if text == t("AI: {level}", level=t(level)):
+                        seat.kind, seat.preset, seat.spec = "ai", level, ""
+
+    def start(self, seed: int | None = None) -> bool:
+        """Validate and start the match; on bad input show the reason and stay."""
+        self.read_widgets()
+        try:
+            game = self.game()
+        except VariantError as e:
+            self.error = str(e)
+            return False
+        seats = [Seat(s.kind, s.name or f"{t('Player')} {i + 1}", "", s.preset) for i, s in enumerate(self.seats)]
+        session = new_session(game, seats, seed)
+        start_session(self.app, session)
+        return True
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(BACKGROUND)
+        if self.error:
+            w, h = surface.get_size()
+            txt.blit_text(surface, self.error, (w // 2, h - max(80, h // 8)), max(14, h // 48), (255, 160, 140),
+                          False, "center", max_width=w - 40)
+        _ = (GOLD, MUTED)

@@ -1,0 +1,124 @@
+"""Rules: a readable page per game in the current language (``assets/rules/<lang>/<game>.md``)."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import UITextBox
+
+from app import i18n
+from app.i18n import t
+from app.main import BACKGROUND, Screen
+from app.widgets import button, label, line_height
+from engine import registry
+
+RULES_DIR: Path = Path(__file__).resolve().parent.parent.parent / "assets" / "rules"
+
+
+def rules_markdown(game: str, lang: str) -> str:
+    """The rules page of ``game`` in ``lang`` (English fallback, then a short notice)."""
+    for code in (lang, "en"):
+        path = RULES_DIR / code / f"{game}.md"
+        try:
+            return path.read_text(encoding="utf-8")
+        except OSError:
+            continue
+    return f"# {game}\n\n" + t("No rules page is available for this game yet.")
+
+
+def _inline(text: str) -> str:
+    out = html.escape(text, quote=False)
+    out = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", out)
+    out = re.sub(r"(?<![\w*])\*(?!\s)(.+?)\*(?!\w)", r"\1", out)
+    out = re.sub(r"`(.+?)`", r"\1", out)
+    return out
+
+
+def markdown_to_html(md: str) -> str:
+    """A small markdown subset (headings, paragraphs, bullet lists, bold) as pygame-gui HTML."""
+    parts: list[str] = []
+    para: list[str] = []
+
+    def flush() -> None:
+        if para:
+            parts.append(_inline(" ".join(para)) + "<br><br>")
+            para.clear()
+
+    for raw in md.splitlines():
+        line = raw.rstrip()
+        stripped = line.strip()
+        if not stripped:
+            flush()
+            continue
+        m = re.match(r"^(#{1,6})\s+(.*)$", stripped)
+        if m:
+            flush()
+            level = len(m.group(1))
+            size = {1: 6, 2: 5, 3: 4}.get(level, 4)
+            parts.append(f"<font size={size}><b>{_inline(m.group(2))}</b></font><br>")
+            continue
+        m = re.match(r"^[-*+]\s+(.*)$", stripped)
+        if m:
+            flush()
+            indent = "&nbsp;" * (2 * ((len(line) - len(line.lstrip())) // 2))
+            parts.append(f"{indent}• {_inline(m.group(1))}<br>")
+            continue
+        m = re.match(r"^\d+[.)]\s+(.*)$", stripped)
+        if m:
+            flush()
+            parts.append(f"{_inline(stripped)}<br>")
+            continue
+        para.append(stripped)
+    flush()
+    return "".join(parts)
+
+
+class RulesScreen(Screen):
+    name = "rules"
+
+    def __init__(self, app: Any, game: str | None) -> None:
+        super().__init__(app)
+        names = registry.names()
+        self.games = names
+        self.game = game if game in names else names[0]
+        self.widgets: dict[Any, Any] = {}
+
+    def build(self) -> None:
+        w, h = self.app.size
+        bh = line_height(self.app.font_size)
+        margin = max(12, w // 60)
+        label(self.ui, pygame.Rect(margin, margin // 2, w - 2 * margin, int(bh * 1.3)), t("Rules"), "#title")
+        top = margin + int(bh * 1.3)
+        list_w = max(200, min(300, w // 5))
+        self.widgets = {}
+        y = top
+        for g in self.games:
+            try:
+                title = t(registry.game_class(g).title)
+            except ImportError:
+                title = g.capitalize()
+            b = button(self.ui, pygame.Rect(margin, y, list_w, bh), title, "#primary" if g == self.game else None)
+            self.widgets[("game", g)] = b
+            y += bh + 6
+        self.widgets["back"] = button(self.ui, pygame.Rect(margin, h - margin - bh, list_w, bh), t("Back (Esc)"))
+        box = pygame.Rect(margin * 2 + list_w, top, w - 3 * margin - list_w, h - top - margin)
+        self.widgets["text"] = UITextBox(markdown_to_html(rules_markdown(self.game, i18n.language())), box, self.ui)
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            key = next((k for k, wdg in self.widgets.items() if wdg is event.ui_element), None)
+            if key == "back":
+                self.app.pop()
+            elif isinstance(key, tuple):
+                self.game = key[1]
+                self.app.rebuild()
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.app.pop()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(BACKGROUND)

@@ -1,0 +1,209 @@
+"""Statistics (from ``saves.records``) and the replay viewer of finished games."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pygame
+import pygame_gui
+
+from app import text as txt
+from app.art import card_art
+from app.i18n import t
+from app.layout import table_layout
+from app.main import BACKGROUND, Screen
+from app.tables import View, renderer_for
+from app.tables.base import GOLD, MUTED, WHITE, hand_counts
+from app.widgets import button, line_height
+from engine import registry
+
+
+def _title(game: str) -> str:
+    try:
+        return t(registry.game_class(game).title)
+    except Exception:  # noqa: BLE001
+        return game
+
+
+class StatisticsScreen(Screen):
+    name = "statistics"
+
+    def __init__(self, app: Any) -> None:
+        super().__init__(app)
+        self.stats: dict[str, Any] = {}
+        self.games: list[Any] = []
+        self.error = ""
+        self.widgets: dict[Any, Any] = {}
+        try:
+            from saves.records import RecordsDB
+
+            with RecordsDB() as db:
+                self.stats = db.statistics("game")
+                self.overall = db.statistics("all").get("all")
+                self.games = db.list_games(limit=12)
+        except Exception as e:  # noqa: BLE001
+            self.overall = None
+            self.error = t("The records could not be read: {error}", error=str(e))
+
+    def build(self) -> None:
+        w, h = self.app.size
+        bh = line_height(self.app.font_size)
+        margin = max(16, w // 40)
+        self.widgets = {"back": button(self.ui, pygame.Rect(margin, h - margin - bh, 260, bh), t("Back (Esc)"))}
+        x = w // 2 + margin // 2
+        y = margin + int(bh * 2.4)
+        bw = max(90, min(140, w // 10))
+        for g in self.games:
+            if y + bh > h - margin - 2 * bh:
+                break
+            self.widgets[("replay", g.id)] = button(self.ui, pygame.Rect(w - margin - bw, y, bw, int(bh * 0.9)),
+                                                    t("Replay"))
+            y += bh + 4
+        self.list_x = x
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            key = next((k for k, wdg in self.widgets.items() if wdg is event.ui_element), None)
+            if key == "back":
+                self.app.pop()
+            elif isinstance(key, tuple):
+                self.app.push(ReplayScreen(self.app, key[1]))
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.app.pop()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(BACKGROUND)
+        w, h = surface.get_size()
+        size = max(14, h // 44)
+        margin = max(16, w // 40)
+        bh = line_height(self.app.font_size)
+        txt.blit_text(surface, t("Statistics"), (margin, margin), int(size * 1.8), GOLD, True)
+        y = margin + int(bh * 2.4)
+        col = (w // 2 - 2 * margin)
+        heads = [t("Game"), t("Played"), t("Won"), t("Win %"), t("Best streak")]
+        xs = [margin, margin + int(col * 0.42), margin + int(col * 0.58), margin + int(col * 0.72),
+              margin + int(col * 0.86)]
+        for hx, head in zip(xs, heads, strict=True):
+            txt.blit_text(surface, head, (hx, y), size, GOLD, True, max_width=int(col * 0.16) if hx != margin
+                          else int(col * 0.4))
+        y += size + 12
+        rows = [(_title(g), s) for g, s in sorted(self.stats.items())]
+        if self.overall is not None:
+            rows.append((t("All games"), self.overall))
+        if not rows:
+            txt.blit_text(surface, t("No finished games yet."), (margin, y), size, MUTED)
+        for name, s in rows:
+            cells = [name, str(s.games), str(s.wins), f"{s.win_pct:.0f}", str(s.best_streak)]
+            for hx, c in zip(xs, cells, strict=True):
+                txt.blit_text(surface, c, (hx, y), size, WHITE, max_width=int(col * 0.4) if hx == margin else None)
+            y += size + 10
+        x = self.list_x
+        y = margin + int(bh * 1.2)
+        txt.blit_text(surface, t("Recent games"), (x, y), size, GOLD, True)
+        y = margin + int(bh * 2.4)
+        for g in self.games:
+            if ("replay", g.id) not in self.widgets:
+                break
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.finished_at))
+            outcome = {1.0: t("won"), 0.5: t("draw"), 0.0: t("lost")}.get(g.human_outcome, "")
+            line = f"{when}  {_title(g.game)}  {outcome}"
+            txt.blit_text(surface, line, (x, y + 4), int(size * 0.9), WHITE, max_width=w - x - 170)
+            y += bh + 4
+        if self.error:
+            txt.blit_text(surface, self.error, (w // 2, h - 2 * margin), size, (255, 160, 140), False, "center",
+                          max_width=w - 40)
+
+
+class ReplayScreen(Screen):
+    """Step through a finished game forwards and backwards (arrow keys or the buttons)."""
+
+    name = "replay"
+
+    def __init__(self, app: Any, record_id: int) -> None:
+        super().__init__(app)
+        from saves.records import RecordsDB, replay
+
+        with RecordsDB() as db:
+            self.record = db.load_record(record_id)
+        self.steps = list(replay(self.record))
+        self.index = 0
+        game = registry.create(self.record.game, self.record.variant)
+        self.game = game
+        self.renderer = renderer_for(game.name)(game, card_art(game.deck.name, app.settings.card_style))
+        self.viewer = self.record.human_seat if self.record.human_seat is not None else 0
+        self.widgets: dict[str, Any] = {}
+
+    def build(self) -> None:
+        lay = table_layout(*self.app.size)
+        bh = line_height(self.app.font_size)
+        side = lay.sidebar.inflate(-2 * lay.margin, -2 * lay.margin)
+        items = [("first", "|<"), ("prev", "<"), ("next", ">"), ("last", ">|")]
+        bw = (side.w - 3 * 6) // 4
+        y = side.bottom - 2 * bh - 10
+        self.widgets = {}
+        for i, (key, text) in enumerate(items):
+            self.widgets[key] = button(self.ui, pygame.Rect(side.left + i * (bw + 6), y, bw, bh), text)
+        self.widgets["back"] = button(self.ui, pygame.Rect(side.left, side.bottom - bh, side.w, bh), t("Back (Esc)"))
+
+    def go(self, index: int) -> None:
+        self.index = max(0, min(len(self.steps) - 1, index))
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            key = next((k for k, wdg in self.widgets.items() if wdg is event.ui_element), None)
+            moves = {"first": 0, "prev": self.index - 1, "next": self.index + 1, "last": len(self.steps) - 1}
+            if key == "back":
+                self.app.pop()
+            elif key in moves:
+                self.go(moves[key])
+        elif event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_ESCAPE:
+                self.app.pop()
+            elif event.key == pygame.K_LEFT:
+                self.go(self.index - 1)
+            elif event.key == pygame.K_RIGHT:
+                self.go(self.index + 1)
+            elif event.key == pygame.K_HOME:
+                self.go(0)
+            elif event.key == pygame.K_END:
+                self.go(len(self.steps) - 1)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill((22, 84, 56))
+        lay = table_layout(*surface.get_size())
+        pygame.draw.rect(surface, (14, 44, 31), lay.sidebar)
+        if not self.steps:
+            return
+        step = self.steps[self.index]
+        state = step.state
+        obs = state.observation(self.viewer)
+        names = [s.label for s in self.record.seats]
+        view = View(obs.state, self.viewer, self.viewer, hand_counts(obs, self.game.num_players), names,
+                    state.current_player, auto_sort=self.app.settings.auto_sort)
+        scene = self.renderer.scene(view, lay)
+        art = self.renderer.art
+        for sp in scene.sprites:
+            width = sp.width or sp.rect.w
+            surf = art.face(sp.card, width) if sp.card is not None else art.back(width)
+            if sp.angle:
+                surf = pygame.transform.rotate(surf, sp.angle)
+            surface.blit(surf, surf.get_rect(center=sp.rect.center))
+        for lab in scene.labels:
+            txt.blit_text(surface, lab.text, lab.pos, lab.size, lab.colour, lab.bold, lab.anchor,
+                          max_width=lab.max_width)
+        x, y = lay.sidebar.left + lay.margin, lay.margin
+        size = lay.label_size
+        w = lay.sidebar.w - 2 * lay.margin
+        y = txt.blit_text(surface, t("Replay"), (x, y), int(size * 1.5), GOLD, True).bottom + 6
+        lines = [_title(self.record.game), t("Hand {n}", n=step.hand_index + 1),
+                 t("Move {n} of {total}", n=self.index + 1, total=len(self.steps))]
+        if step.move is not None and step.seat is not None:
+            lines.append(f"{names[step.seat]}: {step.notation}")
+        lines.append(" · ".join(f"{v:g}" for v in step.totals))
+        for line in lines:
+            for part in txt.wrap(line, size, w):
+                txt.blit_text(surface, part, (x, y), size, WHITE)
+                y += size + 6
+        txt.blit_text(surface, t("Arrow keys step through the game."), (x, y + 10), int(size * 0.85), MUTED,
+                      max_width=w)

@@ -1,0 +1,672 @@
+"""The table: the game in progress, with the hand, the centre, the sidebar and every play interaction."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+import pygame_gui
+
+from app import moves as movelib
+from app import text as txt
+from app.art import card_art
+from app.controller import Controller
+from app.i18n import t
+from app.layout import TableLayout, table_layout
+from app.main import Screen
+from app.tables import Scene, Sprite, View, renderer_for
+from app.tables.base import GOLD, MUTED, WHITE, hand_counts
+from app.widgets import button, line_height
+from engine.games.tricks import PASS_FLAG, TrickState
+
+ANIM_SECONDS = {0: 0.0, 1: 0.45, 2: 0.25, 3: 0.12}
+TRICK_PAUSE_MS = {0: 500, 1: 1400, 2: 900, 3: 550}
+FELT = (22, 84, 56)
+FELT_DARK = (16, 62, 42)
+SIDEBAR = (14, 44, 31)
+
+
+@dataclass
+class Choice:
+    """An open decision between several moves that start with the same card (capture sets, sequences)."""
+
+    card: int
+    candidates: list[int]
+    picked: list[int]
+
+
+@dataclass
+class Anim:
+    start: pygame.Rect
+    end: pygame.Rect
+    t0: float
+    duration: float
+
+
+class TableScreen(Screen):
+    name = "table"
+
+    def __init__(self, app: Any, controller: Controller) -> None:
+        super().__init__(app)
+        self.ctl = controller
+        game = controller.match.game
+        self.game = game
+        settings = app.settings
+        self.renderer = renderer_for(game.name)(game, card_art(game.deck.name, settings.card_style))
+        self.ctl.min_delay_ms = settings.ai_min_delay_ms
+        self.ctl.trick_pause_ms = TRICK_PAUSE_MS.get(settings.animation_speed, 900)
+        self.ctl.allow_undo = settings.allow_undo
+        self.selected: list[int] = []
+        self.choice: Choice | None = None
+        self.focus_index = 0
+        self.review = False
+        self.hover_text: str | None = None
+        self.hover_pos = (0, 0)
+        self.anims: dict[tuple[Any, ...], Anim] = {}
+        self.prev_rects: dict[tuple[Any, ...], pygame.Rect] = {}
+        self.scene: Scene | None = None
+        self.view: View | None = None
+        self.lay: TableLayout = table_layout(*app.size)
+        self.buttons: dict[Any, Any] = {}
+        self.signature: Any = None
+        self.summary_shown = False
+        self.rot_cache: dict[tuple[Any, ...], pygame.Surface] = {}
+        self.face_up_drawn: set[tuple[int, int]] = set()
+        """(seat, card) of every hand card drawn face up (tests check hotseat privacy with it)."""
+
+    # --- GUI -----------------------------------------------------------------------------------
+    def ui_signature(self) -> Any:
+        ctl = self.ctl
+        legal_other: tuple[int, ...] = ()
+        if ctl.human_to_move():
+            _, other = movelib.group_by_card(ctl.state, ctl.state.legal_moves())
+            legal_other = tuple(other)
+        return (ctl.human_to_move(), ctl.privacy_for, self.choice and tuple(self.choice.candidates),
+                self.pass_mode(), len(self.selected), ctl.can_undo(), ctl.hint_pending(), legal_other,
+                self.review, ctl.last_trick is not None, ctl.hand_over, self.app.size)
+
+    def build(self) -> None:
+        self.lay = table_layout(*self.app.size)
+        lay = self.lay
+        ui = self.ui
+        self.buttons = {}
+        bh = line_height(self.app.font_size)
+        gap = max(4, bh // 6)
+        side = lay.sidebar.inflate(-2 * lay.margin, -2 * lay.margin)
+        ctl = self.ctl
+        items: list[tuple[str, str, bool]] = [
+            ("hint", t("Hint (H)"), ctl.human_to_move() and not ctl.hint_pending()),
+            ("undo", t("Undo (U)"), ctl.can_undo()),
+            ("review", t("Back to the table") if self.review else t("Last trick (T)"),
+             ctl.last_trick is not None),
+            ("rules", t("Rules"), True),
+            ("menu", t("Menu (Esc)"), True),
+        ]
+        y = side.bottom - len(items) * (bh + gap)
+        for key, label_text, enabled in items:
+            self.buttons[key] = button(ui, pygame.Rect(side.left, y, side.w, bh), label_text, enabled=enabled)
+            y += bh + gap
+        self.actions_top = side.bottom - len(items) * (bh + gap)
+        # Actions above the hand: confirm a pass, moves without a card (e.g. draw), choice list.
+        hand = lay.hand
+        aw = min(int(lay.table.w * 0.3), 360)
+        ax = lay.table.centerx - aw // 2
+        ay = hand.top - bh - lay.margin
+        if ctl.privacy_for is not None:
+            name = ctl.seats[ctl.privacy_for].label
+            r = pygame.Rect(0, 0, min(lay.table.w - 40, 520), bh + 10)
+            r.center = (lay.table.centerx, lay.table.centery + bh)
+            self.buttons["privacy"] = button(ui, r, t("I am {name}: show my cards", name=name), "#primary")
+            return
+        if ctl.human_to_move():
+            if self.pass_mode():
+                need = self.pass_needed()
+                r = pygame.Rect(ax, ay, aw, bh)
+                self.buttons["confirm_pass"] = button(
+                    ui, r, t("Confirm ({n}/{need})", n=len(self.selected), need=need), "#primary",
+                    enabled=len(self.selected) == need)
+            _, other = movelib.group_by_card(ctl.state, ctl.state.legal_moves())
+            if other and self.choice is None:
+                for i, m in enumerate(other[:4]):
+                    r = pygame.Rect(ax, ay - i * (bh + gap), aw, bh)
+                    self.buttons[("move", m)] = button(ui, r, self.move_label(m), "#primary")
+            if self.choice is not None:
+                self.build_choice(bh, gap)
+
+    def build_choice(self, bh: int, gap: int) -> None:
+        assert self.choice is not None
+        lay = self.lay
+        cands = self.choice.candidates
+        w = min(int(lay.table.w * 0.42), 520)
+        room = (lay.hand.top - lay.table.top - 2 * lay.margin) // (bh + gap) - 2
+        shown = cands[:max(1, room)]
+        total_h = (len(shown) + 1) * (bh + gap) + bh
+        x = lay.table.right - w - lay.margin
+        y = max(lay.table.top + lay.margin, lay.hand.top - lay.margin - total_h)
+        from app.widgets import label
+
+        label(self.ui, pygame.Rect(x, y, w, bh), t("Choose: click table cards or a line"))
+        y += bh + gap
+        for i, m in enumerate(shown):
+            self.buttons[("pick", m)] = button(self.ui, pygame.Rect(x, y, w, bh), f"{i + 1}. {self.move_label(m)}")
+            y += bh + gap
+        self.buttons["cancel_choice"] = button(self.ui, pygame.Rect(x, y, w, bh), t("Cancel (Esc)"))
+
+    def move_label(self, move: int) -> str:
+        try:
+            text = self.ctl.state.describe_move(move)
+        except Exception:  # noqa: BLE001
+            text = str(move)
+        return t(text) if text in ("draw", "pass") else text
+
+    # --- input ---------------------------------------------------------------------------------
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            self.on_button(event.ui_element)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            if self.app.ui.get_hovering_any_element():
+                return
+            self.on_click(event.pos)
+        elif event.type == pygame.MOUSEMOTION:
+            self.on_hover(event.pos)
+        elif event.type == pygame.KEYDOWN:
+            self.on_key(event)
+
+    def on_button(self, element: Any) -> None:
+        key = next((k for k, b in self.buttons.items() if b is element), None)
+        if key is None:
+            return
+        ctl = self.ctl
+        if key == "hint":
+            ctl.request_hint()
+        elif key == "undo":
+            self.clear_selection()
+            ctl.undo()
+        elif key == "review":
+            self.review = not self.review
+        elif key == "rules":
+            from app.screens.rules import RulesScreen
+
+            self.app.push(RulesScreen(self.app, self.game.name))
+        elif key == "menu":
+            self.to_menu()
+        elif key == "privacy":
+            ctl.confirm_privacy()
+            self.clear_selection()
+        elif key == "confirm_pass":
+            self.confirm_pass()
+        elif key == "cancel_choice":
+            self.choice = None
+        elif isinstance(key, tuple) and key[0] in ("move", "pick"):
+            self.play(key[1])
+
+    def to_menu(self) -> None:
+        from app.screens.menu import MenuScreen
+
+        self.ctl.close()
+        self.app.reset_to(MenuScreen(self.app))
+
+    def clear_selection(self) -> None:
+        self.selected = []
+        self.choice = None
+
+    def play(self, move: int) -> None:
+        reason = self.ctl.play(move)
+        if reason is not None:
+            self.ctl.notify(t("Not allowed: {reason}", reason=reason), error=True)
+        else:
+            self.choice = None
+            self.selected = []
+            self.review = False
+
+    def sprite_at(self, pos: tuple[int, int]) -> Sprite | None:
+        if self.scene is None:
+            return None
+        for sp in reversed(self.scene.sprites):
+            if sp.rect.collidepoint(pos):
+                return sp
+        return None
+
+    def on_click(self, pos: tuple[int, int]) -> None:
+        ctl = self.ctl
+        if ctl.privacy_for is not None:
+            return
+        if self.review:
+            self.review = False
+            return
+        if ctl.hold_until > ctl.clock():
+            ctl.skip_pause()
+            return
+        sp = self.sprite_at(pos)
+        if sp is None or sp.card is None:
+            return
+        if sp.zone == "hand" and sp.seat == ctl.viewer:
+            self.click_hand_card(sp.card)
+        elif self.choice is not None:
+            self.pick_card(sp.card)
+
+    def click_hand_card(self, card: int) -> None:
+        ctl = self.ctl
+        if not ctl.human_to_move():
+            ctl.notify(t("Please wait for your turn."))
+            return
+        state = ctl.state
+        if self.pass_mode():
+            if card in self.selected:
+                self.selected.remove(card)
+            elif len(self.selected) < self.pass_needed():
+                self.selected.append(card)
+            return
+        if self.choice is not None:
+            if card == self.choice.card:
+                self.choice = None
+                return
+            if self.renderer.ordered_moves:
+                self.pick_card(card)
+                return
+        by_card, _ = movelib.group_by_card(state, state.legal_moves())
+        moves = by_card.get(card)
+        if not moves:
+            ctl.notify(t("Not allowed: {reason}", reason=self.card_reason(card)), error=True)
+            return
+        if len(moves) == 1:
+            self.play(moves[0])
+        else:
+            self.choice = Choice(card, moves, [])
+
+    def pick_card(self, card: int) -> None:
+        """Filter the open choice by one more clicked card (seeds/002 A.2)."""
+        assert self.choice is not None
+        state = self.ctl.state
+        picked = [c for c in self.choice.picked if c != card]
+        if len(picked) == len(self.choice.picked):
+            picked.append(card)
+        base = movelib.group_by_card(state, state.legal_moves())[0].get(self.choice.card, [])
+        remaining = movelib.filter_moves(state, base, picked, self.renderer.ordered_moves)
+        if not remaining:
+            self.ctl.notify(t("No choice includes that card."), error=True)
+            return
+        self.choice.picked = picked
+        self.choice.candidates = remaining
+        if len(remaining) == 1:
+            cards = movelib.move_cards(state, remaining[0])
+            if self.renderer.autoplay_single or len(cards) == len(picked) + 1:
+                self.play(remaining[0])
+
+    def card_reason(self, card: int) -> str:
+        state = self.ctl.state
+        if isinstance(state, TrickState):
+            return state.illegal_reason(card) or t("this card cannot be played now")
+        try:
+            move = state.parse_move(self.game.deck.text(card))
+            reason = state.illegal_reason(move)
+            if reason:
+                return reason
+        except Exception:  # noqa: BLE001
+            pass
+        return t("this card cannot be played now")
+
+    def on_hover(self, pos: tuple[int, int]) -> None:
+        self.hover_text = None
+        sp = self.sprite_at(pos)
+        view = self.view
+        if sp is None or view is None or sp.card is None:
+            return
+        if sp.zone == "hand" and sp.mark == "illegal":
+            self.hover_text = self.card_reason(sp.card)
+            self.hover_pos = pos
+
+    def hand_sprites(self) -> list[Sprite]:
+        if self.scene is None:
+            return []
+        return [s for s in self.scene.sprites if s.zone == "hand" and s.card is not None]
+
+    def on_key(self, event: pygame.event.Event) -> None:
+        ctl = self.ctl
+        key = event.key
+        if key == pygame.K_ESCAPE:
+            if self.choice is not None:
+                self.choice = None
+            elif self.review:
+                self.review = False
+            else:
+                self.to_menu()
+            return
+        if ctl.privacy_for is not None:
+            if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+                ctl.confirm_privacy()
+            return
+        cards = self.hand_sprites()
+        if key in (pygame.K_LEFT, pygame.K_RIGHT) and cards:
+            self.focus_index = (self.focus_index + (1 if key == pygame.K_RIGHT else -1)) % len(cards)
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE) and cards:
+            self.click_hand_card(cards[min(self.focus_index, len(cards) - 1)].card)  # type: ignore[arg-type]
+        elif key == pygame.K_h:
+            ctl.request_hint()
+        elif key == pygame.K_u or (key == pygame.K_z and event.mod & pygame.KMOD_CTRL):
+            self.clear_selection()
+            ctl.undo()
+        elif key == pygame.K_t and ctl.last_trick is not None:
+            self.review = not self.review
+        elif key == pygame.K_c and self.pass_mode() and len(self.selected) == self.pass_needed():
+            self.confirm_pass()
+        elif pygame.K_1 <= key <= pygame.K_9 and self.choice is not None:
+            i = key - pygame.K_1
+            if i < len(self.choice.candidates):
+                self.play(self.choice.candidates[i])
+        elif key == pygame.K_d:
+            _, other = movelib.group_by_card(ctl.state, ctl.state.legal_moves())
+            if len(other) == 1 and ctl.human_to_move():
+                self.play(other[0])
+
+    # --- passing (Hearts, Moss Side Whist discards) --------------------------------------------
+    def pass_mode(self) -> bool:
+        ctl = self.ctl
+        if not ctl.human_to_move():
+            return False
+        legal = ctl.state.legal_moves()
+        return bool(legal) and isinstance(ctl.state, TrickState) and all(m & PASS_FLAG for m in legal)
+
+    def pass_needed(self) -> int:
+        """How many cards the current seat passes/discards in a row."""
+        state = self.ctl.state.clone()
+        seat = state.current_player
+        n = 0
+        while n < 20 and state.current_player == seat:
+            legal = state.legal_moves()
+            if not legal or not all(m & PASS_FLAG for m in legal):
+                break
+            state.do(legal[0])
+            n += 1
+        return max(1, n)
+
+    def confirm_pass(self) -> None:
+        if len(self.selected) != self.pass_needed():
+            return
+        cards = list(self.selected)
+        self.selected = []
+        for c in cards:
+            reason = self.ctl.play(c | PASS_FLAG)
+            if reason is not None:
+                self.ctl.notify(t("Not allowed: {reason}", reason=reason), error=True)
+                break
+
+    # --- frame ---------------------------------------------------------------------------------
+    def update(self, dt: float) -> None:
+        ctl = self.ctl
+        ctl.update()
+        if ctl.hand_over and not self.summary_shown and ctl.clock() >= ctl.hold_until:
+            self.summary_shown = True
+            from app.screens.summary import SummaryScreen
+
+            self.app.push(SummaryScreen(self.app, ctl, self))
+            return
+        sig = self.ui_signature()
+        if sig != self.signature:
+            self.signature = sig
+            self.app.rebuild()
+
+    def make_view(self) -> View:
+        ctl = self.ctl
+        state = ctl.state
+        n = self.game.num_players
+        viewer = ctl.viewer
+        observer = viewer if viewer is not None else 0
+        obs = state.observation(observer)
+        humans = ctl.human_seats()
+        if viewer is not None:
+            bottom = viewer
+        elif ctl.privacy_for is not None:
+            bottom = ctl.privacy_for
+        else:
+            bottom = humans[0] if humans else 0
+        view = View(obs.state, viewer, bottom, hand_counts(obs, n), [s.label for s in ctl.seats],
+                    state.current_player, ctl.thinking_seat(), auto_sort=self.app.settings.auto_sort)
+        if ctl.human_to_move():
+            legal = state.legal_moves()
+            view.legal_moves = legal
+            view.human_turn = True
+            by_card, _ = movelib.group_by_card(state, legal)
+            view.legal_cards = set(by_card)
+            hand = getattr(obs.state, "hands", None)
+            if hand:
+                view.illegal_cards = {c for c in range(self.game.deck.size) if hand[viewer] >> c & 1} - view.legal_cards
+            view.selected = list(self.selected)
+            if ctl.hint_move is not None:
+                view.hint_cards = movelib.move_cards(state, ctl.hint_move)[:1]
+            if self.choice is not None:
+                view.picked = [self.choice.card] + ([c for c in self.choice.picked] if self.renderer.ordered_moves
+                                                    else [])
+                cand: set[int] = set()
+                for m in self.choice.candidates:
+                    cand.update(movelib.move_cards(state, m)[1:])
+                view.candidates = cand
+                view.chosen = list(self.choice.picked)
+        if self.review and ctl.last_trick is not None:
+            view.review_trick = ctl.last_trick.cards
+            view.review_winner = ctl.last_trick.winner
+        elif ctl.last_trick is not None and ctl.clock() < ctl.hold_until:
+            view.review_trick = ctl.last_trick.cards
+        return view
+
+    def draw(self, surface: pygame.Surface) -> None:
+        lay = self.lay
+        surface.fill(FELT)
+        pygame.draw.ellipse(surface, FELT_DARK, lay.centre.inflate(lay.card_w, lay.card_h // 2), width=3)
+        self.view = view = self.make_view()
+        self.scene = scene = self.renderer.scene(view, lay)
+        hand_cards = self.hand_sprites()
+        if hand_cards:
+            self.focus_index = min(self.focus_index, len(hand_cards) - 1)
+            view.focus = hand_cards[self.focus_index].card
+            if view.human_turn:
+                for sp in hand_cards:
+                    if sp.card == view.focus and sp.mark in ("", "legal", "illegal"):
+                        sp.mark = "focus" if sp.mark != "illegal" else "illegal"
+                        sp.rect.y -= lay.card_h // 20 if sp.mark == "focus" else 0
+        for rect, colour in scene.rects:
+            pygame.draw.rect(surface, colour, rect, border_radius=8)
+        now = time.monotonic()
+        self.draw_sprites(surface, scene, now)
+        for lab in scene.labels:
+            self.draw_label(surface, lab)
+        for x, y, r in scene.spinners:
+            self.draw_spinner(surface, x, y, r, now)
+        self.draw_sidebar(surface, view)
+        if self.hover_text:
+            self.draw_tooltip(surface, self.hover_text, self.hover_pos)
+        if self.ctl.privacy_for is not None:
+            self.draw_privacy(surface)
+        if self.review and self.ctl.last_trick is not None:
+            txt.blit_text(surface, t("Last trick - click or press T to return"),
+                          (lay.centre.centerx, lay.centre.top + lay.label_size), lay.label_size, GOLD,
+                          True, "center", max_width=lay.centre.w)
+
+    def draw_sprites(self, surface: pygame.Surface, scene: Scene, now: float) -> None:
+        speed = ANIM_SECONDS.get(self.app.settings.animation_speed, 0.25)
+        new_rects: dict[tuple[Any, ...], pygame.Rect] = {}
+        faces = self.face_up_drawn
+        for sp in scene.sprites:
+            final = sp.rect
+            new_rects[sp.key] = final.copy()
+            rect = final
+            if speed > 0:
+                old = self.prev_rects.get(sp.key)
+                if old is None and sp.card is not None and sp.zone in ("trick", "table", "pile", "discard") \
+                        and self.prev_rects and sp.seat in scene.seat_anchors:
+                    ax, ay = scene.seat_anchors[sp.seat]
+                    old = final.copy()
+                    old.center = (ax, ay)
+                anim = self.anims.get(sp.key)
+                if anim is not None and anim.end != final:
+                    anim = None
+                if anim is None and old is not None and old.topleft != final.topleft:
+                    current = old
+                    anim = Anim(current, final.copy(), now, speed)
+                    self.anims[sp.key] = anim
+                if anim is not None:
+                    f = (now - anim.t0) / anim.duration
+                    if f >= 1:
+                        del self.anims[sp.key]
+                    else:
+                        f = 1 - (1 - f) ** 3
+                        rect = pygame.Rect(int(anim.start.x + (anim.end.x - anim.start.x) * f),
+                                           int(anim.start.y + (anim.end.y - anim.start.y) * f), final.w, final.h)
+            self.draw_card(surface, sp, rect)
+            if sp.zone == "hand" and sp.card is not None:
+                faces.add((sp.seat, sp.card))
+        self.prev_rects = new_rects
+
+    def card_surface(self, sp: Sprite) -> pygame.Surface:
+        art = self.renderer.art
+        width = sp.width or (sp.rect.w if sp.angle % 180 == 0 else sp.rect.h)
+        base = art.face(sp.card, width) if sp.card is not None else art.back(width)
+        if sp.angle % 360 == 0:
+            return base
+        key = (sp.card, width, sp.angle)
+        surf = self.rot_cache.get(key)
+        if surf is None:
+            surf = pygame.transform.rotate(base, sp.angle)
+            self.rot_cache[key] = surf
+        return surf
+
+    def draw_card(self, surface: pygame.Surface, sp: Sprite, rect: pygame.Rect) -> None:
+        surf = self.card_surface(sp)
+        pos = surf.get_rect(center=rect.center)
+        if sp.zone in ("hand", "trick", "table") and sp.card is not None:
+            shadow = pos.move(2, 3)
+            pygame.draw.rect(surface, (8, 40, 26), shadow, border_radius=max(3, pos.w // 12))
+        surface.blit(surf, pos)
+        radius = max(3, pos.w // 12)
+        if sp.mark == "illegal":
+            shade = pygame.Surface(pos.size, pygame.SRCALPHA)
+            pygame.draw.rect(shade, (0, 0, 0, 120), shade.get_rect(), border_radius=radius)
+            surface.blit(shade, pos)
+        elif sp.mark in ("legal",):
+            pygame.draw.rect(surface, GOLD, pos.inflate(2, 2), width=2, border_radius=radius)
+        elif sp.mark in ("selected", "picked"):
+            pygame.draw.rect(surface, (255, 255, 255), pos.inflate(4, 4), width=4, border_radius=radius)
+        elif sp.mark == "hint":
+            pygame.draw.rect(surface, (80, 220, 255), pos.inflate(6, 6), width=5, border_radius=radius)
+        elif sp.mark == "focus":
+            pygame.draw.rect(surface, (255, 255, 255), pos.inflate(4, 4), width=3, border_radius=radius)
+        elif sp.mark == "candidate":
+            pygame.draw.rect(surface, (80, 220, 255), pos.inflate(4, 4), width=3, border_radius=radius)
+
+    def draw_label(self, surface: pygame.Surface, lab: Any) -> None:
+        size = txt.fit(lab.text, lab.size, lab.max_width, lab.bold) if lab.max_width else lab.size
+        surf = txt.render(lab.text, size, (20, 20, 20) if lab.highlight else lab.colour, lab.bold)
+        rect = surf.get_rect(**{lab.anchor: lab.pos})
+        if lab.plate or lab.highlight:
+            plate = rect.inflate(size, size // 2)
+            colour = GOLD if lab.highlight else (10, 40, 28)
+            pygame.draw.rect(surface, colour, plate, border_radius=plate.h // 2)
+        surface.blit(surf, rect)
+
+    def draw_spinner(self, surface: pygame.Surface, x: int, y: int, r: int, now: float) -> None:
+        a = now * 6.0
+        for i in range(8):
+            ang = a + i * math.pi / 4
+            shade = 90 + int(165 * i / 7)
+            px, py = x + math.cos(ang) * r, y + math.sin(ang) * r
+            pygame.draw.circle(surface, (shade, shade, min(255, shade + 20)), (int(px), int(py)), max(2, r // 4))
+
+    def draw_tooltip(self, surface: pygame.Surface, text: str, pos: tuple[int, int]) -> None:
+        size = self.lay.label_size
+        lines = txt.wrap(text, size, 360)
+        w = max(txt.font(size).size(line)[0] for line in lines) + 16
+        h = len(lines) * (size + 6) + 10
+        r = pygame.Rect(pos[0] + 14, pos[1] - h - 8, w, h)
+        r.clamp_ip(surface.get_rect())
+        pygame.draw.rect(surface, (30, 30, 30), r, border_radius=6)
+        pygame.draw.rect(surface, GOLD, r, width=1, border_radius=6)
+        for i, line in enumerate(lines):
+            txt.blit_text(surface, line, (r.left + 8, r.top + 5 + i * (size + 6)), size, WHITE)
+
+    def draw_privacy(self, surface: pygame.Surface) -> None:
+        lay = self.lay
+        shade = pygame.Surface(lay.table.size, pygame.SRCALPHA)
+        shade.fill((5, 20, 12, 235))
+        surface.blit(shade, lay.table.topleft)
+        name = self.ctl.seats[self.ctl.privacy_for].label if self.ctl.privacy_for is not None else ""
+        txt.blit_text(surface, t("Pass the device to {name}", name=name),
+                      (lay.table.centerx, lay.table.centery - lay.label_size * 2), int(lay.label_size * 1.8), GOLD,
+                      True, "center", max_width=lay.table.w - 40)
+        txt.blit_text(surface, t("Everyone else, please look away."), (lay.table.centerx, lay.table.centery),
+                      lay.label_size, WHITE, False, "center", max_width=lay.table.w - 40)
+
+    def draw_sidebar(self, surface: pygame.Surface, view: View) -> None:
+        lay = self.lay
+        ctl = self.ctl
+        side = lay.sidebar
+        pygame.draw.rect(surface, SIDEBAR, side)
+        pygame.draw.line(surface, GOLD, side.topleft, side.bottomleft, 2)
+        x = side.left + lay.margin
+        w = side.w - 2 * lay.margin
+        y = side.top + lay.margin
+        size = lay.label_size
+        y = txt.blit_text(surface, t(self.game.title), (x, y), int(size * 1.5), GOLD, True,
+                          max_width=w).bottom + 4
+        match = ctl.match
+        hand_line = t("Hand {n}", n=match.hand_index + 1)
+        target = self.game.match_target()
+        if target:
+            hand_line += " · " + t("to {n}", n=int(target) if float(target).is_integer() else target)
+        y = txt.blit_text(surface, hand_line, (x, y), size, MUTED, max_width=w).bottom + 8
+        for team, total in zip(self.game.teams(), match.totals, strict=False):
+            names = " & ".join(ctl.seats[s].label for s in team)
+            value = f"{total:g}"
+            vr = txt.blit_text(surface, value, (x + w, y), size, WHITE, True, "topright")
+            txt.blit_text(surface, names, (x, y), size, WHITE, max_width=w - vr.w - 8)
+            y += size + 8
+        y += 4
+        for line in self.renderer.info_lines(view):
+            for part in txt.wrap(line, size, w):
+                txt.blit_text(surface, part, (x, y), size, WHITE)
+                y += size + 5
+        y += 6
+        status = self.status_text()
+        for part in txt.wrap(status, size, w):
+            txt.blit_text(surface, part, (x, y), size, GOLD, True)
+            y += size + 5
+        y += 6
+        for notice in ctl.notices[-3:]:
+            colour = (255, 150, 130) if notice.error else WHITE
+            for part in txt.wrap(notice.text, int(size * 0.9), w):
+                if y > self.actions_top - 3 * size:
+                    break
+                txt.blit_text(surface, part, (x, y), int(size * 0.9), colour)
+                y += int(size * 0.9) + 4
+        keys = t("Keys: arrows, Enter, H hint, U undo, T last trick, F11 full screen")
+        help_lines = txt.wrap(keys, int(size * 0.8), w)
+        hy = self.actions_top - len(help_lines) * (int(size * 0.8) + 3) - lay.margin
+        if hy > y:
+            for part in help_lines:
+                txt.blit_text(surface, part, (x, hy), int(size * 0.8), MUTED)
+                hy += int(size * 0.8) + 3
+
+    def status_text(self) -> str:
+        ctl = self.ctl
+        if ctl.hand_over:
+            return t("The hand is over.")
+        seat = ctl.current
+        name = ctl.seats[seat].label
+        if ctl.privacy_for is not None:
+            return t("Waiting for {name}", name=name)
+        if ctl.human_to_move():
+            if self.pass_mode():
+                return t("{name}: choose {n} cards to pass", name=name, n=self.pass_needed())
+            if self.choice is not None:
+                return t("{name}: choose what to take", name=name)
+            if ctl.hint_pending():
+                return t("Thinking about a hint...")
+            return t("Your turn, {name}", name=name)
+        if ctl.thinking_seat() is not None:
+            return t("{name} is thinking...", name=name)
+        return t("{name} to play", name=name)
+
+    def leave(self) -> None:
+        self.ctl.close()

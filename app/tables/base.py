@@ -1,0 +1,246 @@
+"""The generic table: seats around the table, the viewer's hand at the bottom, opponents' backs.
+
+A renderer never looks at hidden information: it receives a :class:`View` built from the viewer's
+observation (``state.observation(seat).state``) and only shows the viewer's own hand face up.
+Game renderers override :meth:`TableRenderer.add_centre` and :meth:`TableRenderer.info_lines`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import pygame
+
+from app.art import CardArtLike
+from app.i18n import t
+from app.layout import TableLayout, fan_positions
+from engine.cards import bits
+from engine.game import GameState
+
+WHITE = (244, 241, 230)
+GOLD = (240, 208, 96)
+MUTED = (190, 205, 195)
+
+
+@dataclass
+class Sprite:
+    """One card on the table. ``card`` None = face down. ``key`` identifies it across frames (animation)."""
+
+    key: tuple[Any, ...]
+    rect: pygame.Rect
+    card: int | None
+    angle: int = 0
+    zone: str = ""
+    seat: int = -1
+    mark: str = ""  # "", "legal", "illegal", "selected", "hint", "focus", "candidate", "picked"
+    width: int = 0
+
+
+@dataclass
+class Label:
+    text: str
+    pos: tuple[int, int]
+    size: int
+    colour: tuple[int, int, int] = WHITE
+    anchor: str = "center"
+    bold: bool = False
+    plate: bool = False  # draw a rounded background
+    highlight: bool = False
+    max_width: int | None = None
+
+
+@dataclass
+class Scene:
+    sprites: list[Sprite] = field(default_factory=list)
+    labels: list[Label] = field(default_factory=list)
+    spinners: list[tuple[int, int, int]] = field(default_factory=list)  # x, y, radius
+    seat_anchors: dict[int, tuple[int, int]] = field(default_factory=dict)
+    rects: list[tuple[pygame.Rect, tuple[int, int, int, int]]] = field(default_factory=list)
+
+
+@dataclass
+class View:
+    """Everything the table may show: the masked state of the viewer plus seat info and UI marks."""
+
+    state: GameState
+    viewer: int | None
+    bottom: int
+    counts: list[int]
+    names: list[str]
+    current: int
+    thinking: int | None = None
+    legal_cards: set[int] = field(default_factory=set)
+    illegal_cards: set[int] = field(default_factory=set)
+    selected: list[int] = field(default_factory=list)
+    hint_cards: list[int] = field(default_factory=list)
+    focus: int | None = None
+    candidates: set[int] = field(default_factory=set)
+    picked: list[int] = field(default_factory=list)
+    chosen: list[int] = field(default_factory=list)
+    auto_sort: bool = True
+    human_turn: bool = False
+    legal_moves: list[int] = field(default_factory=list)
+    review_trick: list[tuple[int, int]] | None = None
+    review_winner: int | None = None
+
+
+def hand_counts(obs: Any, n: int) -> list[int]:
+    """Cards in each seat's hand from an observation: known cards plus hidden hand slots."""
+    state = obs.state
+    hands = getattr(state, "hands", None) or [0] * n
+    counts = [h.bit_count() if isinstance(h, int) else len(h) for h in hands]
+    for slot in obs.slots:
+        if slot.name.startswith("hand") and 0 <= slot.owner < n:
+            counts[slot.owner] += slot.count
+    return counts
+
+
+class TableRenderer:
+    """Seats and hands for any game whose state has ``hands`` (card bitmasks per seat)."""
+
+    clockwise = True
+    ordered_moves = False
+    autoplay_single = False
+
+    def __init__(self, game: Any, art: CardArtLike) -> None:
+        self.game = game
+        self.art = art
+        self.n = game.num_players
+        if "direction" in game.variant:
+            self.clockwise = game.variant["direction"] == "clockwise"
+
+    # --- geometry -------------------------------------------------------------------------------
+    def seat_angle(self, seat: int, bottom: int) -> float:
+        rel = (seat - bottom) % self.n
+        step = 360.0 / self.n
+        return 90.0 + step * rel if self.clockwise else 90.0 - step * rel
+
+    def sort_key(self, card: int) -> tuple[int, int]:
+        deck = self.game.deck
+        strength = getattr(self.game, "strength", None)
+        rank = strength[card] if strength else deck.rank_of(card)
+        return deck.suit_of(card), rank
+
+    def hand_cards(self, view: View, seat: int) -> list[int]:
+        hands = getattr(view.state, "hands", None)
+        if not hands:
+            return []
+        cards = bits(hands[seat])
+        if view.auto_sort:
+            cards.sort(key=self.sort_key)
+        return cards
+
+    # --- scene -----------------------------------------------------------------------------------
+    def scene(self, view: View, lay: TableLayout) -> Scene:
+        scene = Scene()
+        self.add_seats(scene, view, lay)
+        self.add_centre(scene, view, lay)
+        return scene
+
+    def seat_title(self, view: View, seat: int) -> str:
+        text = view.names[seat]
+        dealer = getattr(view.state, "dealer", None)
+        if dealer == seat:
+            text += " · " + t("dealer")
+        return text
+
+    def seat_detail(self, view: View, seat: int) -> str:
+        """Second line under an opponent's name (default: cards in hand)."""
+        return t("{n} cards", n=view.counts[seat])
+
+    def add_seats(self, scene: Scene, view: View, lay: TableLayout) -> None:
+        for seat in range(self.n):
+            angle = self.seat_angle(seat, view.bottom)
+            if seat == view.bottom:
+                self.add_bottom_hand(scene, view, lay)
+                continue
+            self.add_opponent(scene, view, lay, seat, angle)
+
+    def add_opponent(self, scene: Scene, view: View, lay: TableLayout, seat: int, angle: float) -> None:
+        ax, ay = lay.seat_anchor(angle)
+        scene.seat_anchors[seat] = (ax, ay)
+        count = view.counts[seat]
+        shown = min(count, 12)
+        side = abs(math.cos(math.radians(angle))) > 0.75
+        sw, sh = lay.small_w, lay.small_h
+        if side:
+            step, total = fan_positions(shown, int(lay.centre.h * 0.55), sw, sw * 0.28)
+            top = ay - total // 2
+            for i in range(shown):
+                r = pygame.Rect(0, 0, sh, sw)
+                r.center = (ax, int(top + sw / 2 + i * step))
+                scene.sprites.append(Sprite(("back", seat, i), r, None, 90, "opp", seat, width=sw))
+            name_y = top - int(lay.label_size * 2.2) - 4
+            if name_y < lay.table.top + lay.label_size:
+                name_y = top + total + lay.label_size
+            detail_y = name_y + lay.label_size + 4
+        else:
+            step, total = fan_positions(shown, int(lay.table.w * 0.3), sw, sw * 0.3)
+            left = ax - total // 2
+            for i in range(shown):
+                r = pygame.Rect(int(left + i * step), ay - sh // 2, sw, sh)
+                scene.sprites.append(Sprite(("back", seat, i), r, None, 0, "opp", seat, width=sw))
+            name_y = ay + sh // 2 + lay.label_size // 2 + 4
+            detail_y = name_y + lay.label_size + 2
+        width_limit = int(lay.table.w * 0.28)
+        scene.labels.append(Label(self.seat_title(view, seat), (ax, name_y), lay.label_size, WHITE, "center", True,
+                                  plate=True, highlight=seat == view.current, max_width=width_limit))
+        scene.labels.append(Label(self.seat_detail(view, seat), (ax, detail_y), int(lay.label_size * 0.85), MUTED,
+                                  "center", max_width=width_limit))
+        if view.thinking == seat:
+            scene.spinners.append((ax, ay, max(10, lay.label_size)))
+
+    def add_bottom_hand(self, scene: Scene, view: View, lay: TableLayout) -> None:
+        seat = view.bottom
+        area = lay.hand
+        cw, ch = lay.card_w, lay.card_h
+        raise_px = int(ch * 0.16)
+        y = area.bottom - lay.margin - ch
+        scene.seat_anchors[seat] = (area.centerx, y + ch // 2)
+        face_up = view.viewer == seat
+        cards = self.hand_cards(view, seat) if face_up else []
+        count = len(cards) if face_up else view.counts[seat]
+        step, total = fan_positions(count, area.w, cw, cw * 0.8)
+        left = area.centerx - total // 2
+        for i in range(count):
+            r = pygame.Rect(int(left + i * step), y, cw, ch)
+            if face_up:
+                card = cards[i]
+                mark = ""
+                if card in view.picked or card in view.selected:
+                    mark = "selected"
+                    r.y -= raise_px
+                elif card in view.hint_cards:
+                    mark = "hint"
+                    r.y -= raise_px // 2
+                elif card == view.focus:
+                    mark = "focus"
+                    r.y -= raise_px // 3
+                elif view.human_turn and card in view.illegal_cards:
+                    mark = "illegal"
+                elif view.human_turn and card in view.legal_cards:
+                    mark = "legal"
+                scene.sprites.append(Sprite(("card", card), r, card, 0, "hand", seat, mark, cw))
+            else:
+                scene.sprites.append(Sprite(("back", seat, i), r, None, 0, "hand", seat, width=cw))
+        title = self.seat_title(view, seat)
+        if not face_up and view.viewer is None:
+            title += " · " + t("{n} cards", n=count)
+        scene.labels.append(Label(title, (max(area.left + 4, left), area.top + 2), lay.label_size, WHITE, "topleft",
+                                  True,
+                                  plate=True, highlight=seat == view.current, max_width=area.w // 2))
+        if view.thinking == seat:
+            scene.spinners.append((area.centerx, y - lay.label_size, max(10, lay.label_size)))
+
+    def add_centre(self, scene: Scene, view: View, lay: TableLayout) -> None:
+        """Game-specific centre of the table (default: nothing)."""
+
+    def info_lines(self, view: View) -> list[str]:
+        """Game-specific lines for the sidebar (trump, stock, ...)."""
+        return []
+
+    def needs_pass_selection(self, view: View) -> bool:
+        """Whether the current human must select several cards before confirming (Hearts passing)."""
+        return False

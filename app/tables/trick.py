@@ -1,0 +1,93 @@
+"""Trick-taking tables (Sueca, Hearts, Moss Side Whist, Bisca/Briscola): the trick in the centre, trump,
+tricks taken per seat, and for Bisca the stock with the face-up trump card under it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from app.i18n import t
+from app.layout import TableLayout
+from app.tables.base import GOLD, MUTED, Label, Scene, Sprite, TableRenderer, View
+from engine.games.tricks import PASS_FLAG
+
+
+class TrickRenderer(TableRenderer):
+    """Renderer of every :class:`engine.games.tricks.TrickState` game."""
+
+    def seat_detail(self, view: View, seat: int) -> str:
+        tricks = getattr(view.state, "tricks_won", None)
+        text = t("{n} cards", n=view.counts[seat])
+        if tricks is not None:
+            text = t("{n} tricks", n=tricks[seat]) + " · " + text
+        return text
+
+    def stock_count(self, state: Any) -> int | None:
+        stock = getattr(state, "stock", None)
+        if stock is None:
+            return None
+        if isinstance(stock, int):
+            return stock.bit_count()
+        return len(stock)
+
+    def add_centre(self, scene: Scene, view: View, lay: TableLayout) -> None:
+        state = view.state
+        trick: list[tuple[int, int]] = []
+        if view.review_trick is not None:
+            trick = view.review_trick
+        elif getattr(state, "trick", None):
+            trick = list(zip(state.trick_seats(), state.trick, strict=True))
+        cw, ch = lay.card_w, lay.card_h
+        for seat, card in trick:
+            x, y = lay.trick_offset(self.seat_angle(seat, view.bottom))
+            r = pygame.Rect(0, 0, cw, ch)
+            r.center = (x, y)
+            scene.sprites.append(Sprite(("card", card), r, card, 0, "trick", seat, width=cw))
+        if view.review_trick is not None and view.review_winner is not None:
+            wx, wy = lay.trick_offset(self.seat_angle(view.review_winner, view.bottom), 1.9)
+            scene.labels.append(Label(t("won by {name}", name=view.names[view.review_winner]), (wx, wy),
+                                      lay.label_size, GOLD, "center", True, plate=True))
+        self.add_trump(scene, view, lay)
+
+    def add_trump(self, scene: Scene, view: View, lay: TableLayout) -> None:
+        state = view.state
+        trump_card = getattr(state, "trump_card", None)
+        stock = self.stock_count(state)
+        sw, sh = int(lay.card_w * 0.8), int(lay.card_h * 0.8)
+        x = lay.centre.left + lay.margin
+        y = lay.centre.bottom - sh - lay.label_size - lay.margin
+        if stock is not None:
+            # Bisca: the stock with the trump card face up under it, turned sideways.
+            if isinstance(trump_card, int) and trump_card >= 0 and getattr(state, "trump_visible", True):
+                r = pygame.Rect(0, 0, sh, sw)
+                r.midleft = (x + sw // 2, y + sh // 2)
+                scene.sprites.append(Sprite(("card", trump_card), r, trump_card, 90, "trump", -1, width=sw))
+            for i in range(min(stock, 4)):
+                r = pygame.Rect(x - i * 2, y - i * 2, sw, sh)
+                scene.sprites.append(Sprite(("stock", i), r, None, 0, "stock", -1, width=sw))
+            scene.labels.append(Label(t("Stock: {n}", n=stock), (x + sw // 2, y + sh + lay.label_size // 2 + 4),
+                                      int(lay.label_size * 0.9), MUTED, "center"))
+        elif isinstance(trump_card, int) and trump_card >= 0:
+            r = pygame.Rect(x, y, sw, sh)
+            scene.sprites.append(Sprite(("trumpref", trump_card), r, trump_card, 0, "trump", -1, width=sw))
+            scene.labels.append(Label(t("Trump"), (x + sw // 2, y + sh + lay.label_size // 2 + 4),
+                                      int(lay.label_size * 0.9), MUTED, "center"))
+
+    def info_lines(self, view: View) -> list[str]:
+        state = view.state
+        lines = []
+        trump = getattr(state, "trump", None)
+        deck = self.game.deck
+        if isinstance(trump, int) and 0 <= trump < len(deck.suits):
+            lines.append(t("Trump: {suit}", suit=t(deck.suit_names[trump])))
+        direction = getattr(state, "pass_direction_text", None)
+        if callable(direction):
+            direction = direction()
+        if isinstance(direction, str) and self.needs_pass_selection(view):
+            lines.append(t("Passing: {direction}", direction=t(direction)))
+        return lines
+
+    def needs_pass_selection(self, view: View) -> bool:
+        moves = view.legal_moves
+        return bool(moves) and all(m & PASS_FLAG for m in moves)

@@ -1,0 +1,42 @@
+"""Small helpers to create pygame-gui elements with less boilerplate."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextEntryLine
+
+
+def button(ui: pygame_gui.UIManager, rect: pygame.Rect, text: str, object_id: str | None = None,
+           enabled: bool = True, tooltip: str | None = None, container: Any = None) -> UIButton:
+    b = UIButton(rect, text, ui, container=container, tool_tip_text=tooltip,
+                 object_id=pygame_gui.core.ObjectID(object_id=object_id) if object_id else None)
+    if not enabled:
+        b.disable()
+    return b
+
+
+def label(ui: pygame_gui.UIManager, rect: pygame.Rect, text: str, object_id: str | None = None,
+          container: Any = None) -> UILabel:
+    return UILabel(rect, text, ui, container=container,
+                   object_id=pygame_gui.core.ObjectID(object_id=object_id) if object_id else None)
+
+
+def dropdown(ui: pygame_gui.UIManager, rect: pygame.Rect, options: list[str], current: str,
+             container: Any = None) -> UIDropDownMenu:
+    if current not in options:
+        current = options[0]
+    return UIDropDownMenu(options, current, rect, ui, container=container)
+
+
+def entry(ui: pygame_gui.UIManager, rect: pygame.Rect, text: str, container: Any = None) -> UITextEntryLine:
+    e = UITextEntryLine(rect, ui, container=container)
+    e.set_text(text)
+    return e
+
+
+def line_height(ui_font_size: int) -> int:
+    """A comfortable height for buttons and dropdowns at a GUI font size."""
+    return int(ui_font_size * 2.2)
