@@ -605,8 +605,8 @@ class PharaohState(GameState):
         rank_name = d.rank_names[top % nr]
         article = "an" if rank_name[0] in "AEIOU" else "a"
         if g.classic and self.active_suit >= 0 and self.active_suit != top // nr:
-            return (f"the named suit is {d.suit_names[self.active_suit]}: play {d.suit_names[self.active_suit]}, "
-                    f"{article} {rank_name}, an Ober or the Pharaoh")
+            suit = d.suit_names[self.active_suit]
+            return f"the named suit is {suit}: play {suit}, an Ober or the Pharaoh"
         extra = ", an Ober or the Pharaoh" if g.classic else ""
         if not g.classic and first // nr != top // nr and first % nr != top % nr:
             return (f"the top card is {d.long_name(top)}: the first card must be {d.suit_names[top // nr]}, "
