@@ -221,6 +221,80 @@ class BiscaState(TrickState):
                 self.revealed |= 1 << card
                 break
 
+    def random_rollout(self, rng: random.Random) -> None:
+        """Random playout to the end (search fast path): the same choices and final state as repeatedly
+        doing ``legal_moves()[int(rng.random() * len(moves))]``, without building move lists."""
+        rand = rng.random
+        g = self.game
+        suit_of, suit_masks, strength = g.suit_of, g.suit_masks, g.strength
+        hands, voids, history, won, tricks_won = self.hands, self.voids, self.history, self.won, self.tricks_won
+        trick, stock = self.trick, self.stock
+        follow_rule = g.follow_after_stock
+        trump = self.trump
+        n = self.num_players
+        xcard = self.exchange_card
+        seat, leader = self.current, self.leader
+        best_i = self.trick_winner_index() if trick else 0
+        led = suit_of[trick[0]] if trick else -1
+        revealed = self.revealed
+        while True:
+            hand = hands[seat]
+            if not hand:
+                break  # hands are only empty at the end of the hand
+            legal = hand
+            if trick and not stock and follow_rule:
+                legal = hand & suit_masks[led] or hand
+            count = legal.bit_count()
+            if xcard >= 0 and stock and hand >> xcard & 1:
+                k = int(rand() * (count + 1))
+                if k == count:  # the exchange move comes last in legal_moves()
+                    self.current, self.leader, self.revealed = seat, leader, revealed
+                    self.do(SWAP_FLAG | xcard)
+                    revealed = self.revealed
+                    continue
+            else:
+                k = int(rand() * count)
+            while k:
+                legal &= legal - 1
+                k -= 1
+            bit = legal & -legal
+            card = bit.bit_length() - 1
+            hands[seat] = hand ^ bit
+            if revealed & bit:
+                revealed ^= bit
+            if trick:
+                sc = suit_of[card]
+                if sc != led and follow_rule and not stock:
+                    voids[seat] |= 1 << led
+                b = trick[best_i]
+                sb = suit_of[b]
+                if (sc == sb and strength[card] > strength[b]) or (sc == trump and sb != trump):
+                    best_i = len(trick)
+            else:
+                led = suit_of[card]
+            trick.append(card)
+            history.append((seat, card))
+            if len(trick) == n:
+                seat = leader = (leader + best_i) % n
+                w = 0
+                for c in trick:
+                    w |= 1 << c
+                won[seat] |= w
+                tricks_won[seat] += 1
+                trick.clear()
+                best_i = 0
+                if stock:  # draw: the winner first, the face-up trump last
+                    for i in range(n):
+                        c = stock.pop()
+                        hands[(seat + i) % n] |= 1 << c
+                        if not stock:
+                            revealed |= 1 << c
+                            break
+            else:
+                seat = (seat + 1) % n
+        self.revealed = revealed
+        self.current, self.leader = seat, leader
+
     # --- information ------------------------------------------------------------------------------
     def known_to(self, seat: int, observer: int) -> int:
         if seat == observer:

@@ -221,6 +221,82 @@ class HeartsState(TrickState):
         else:
             self.current = (seat + 1) % 4
 
+    def random_rollout(self, rng: random.Random) -> None:
+        """Random playout to the end (search fast path): the same choices and final state as repeatedly
+        doing ``legal_moves()[int(rng.random() * len(moves))]``, without building move lists."""
+        rand = rng.random
+        while self.passing:
+            hand = self.hands[self.current]
+            k = int(rand() * hand.bit_count())
+            while k:
+                hand &= hand - 1
+                k -= 1
+            self.do((hand & -hand).bit_length() - 1 | PASS_FLAG)
+        g = self.game
+        suit_of, suit_masks, strength = g.suit_of, g.suit_masks, g.strength
+        hands, voids, excluded, history = self.hands, self.voids, self.excluded, self.history
+        won, tricks_won, trick = self.won, self.tricks_won, self.trick
+        queen_breaks = g.queen_breaks
+        not_points = g.deck.full_mask & ~POINT_MASK
+        not_hearts = g.deck.full_mask & ~HEART_MASK
+        two_clubs = 1 << TWO_CLUBS
+        broken = self.hearts_broken
+        first = self.first_trick()
+        seat, leader = self.current, self.leader
+        best_i = self.trick_winner_index() if trick else 0
+        led = suit_of[trick[0]] if trick else -1
+        while True:
+            hand = hands[seat]
+            if trick:
+                legal = hand & suit_masks[led]
+                if not legal:
+                    voids[seat] |= 1 << led
+                    legal = (hand & not_points) if first else 0
+                    if not legal:
+                        legal = hand
+            elif not hand:
+                break
+            elif first:
+                legal = hand & two_clubs or hand
+            elif not broken:
+                legal = hand & not_hearts or hand
+            else:
+                legal = hand
+            k = int(rand() * legal.bit_count())
+            while k:
+                legal &= legal - 1
+                k -= 1
+            bit = legal & -legal
+            card = bit.bit_length() - 1
+            hands[seat] = hand ^ bit
+            if trick:
+                if first and bit & POINT_MASK and suit_of[card] != led:
+                    excluded[seat] |= not_points
+                b = trick[best_i]
+                if suit_of[card] == suit_of[b] and strength[card] > strength[b]:
+                    best_i = len(trick)
+            else:
+                led = suit_of[card]
+                if bit & HEART_MASK and not broken:
+                    excluded[seat] |= not_hearts
+            if bit & HEART_MASK or (card == QUEEN_SPADES and queen_breaks):
+                broken = True
+            trick.append(card)
+            history.append((seat, card))
+            if len(trick) == 4:
+                seat = leader = (leader + best_i) % 4
+                w = 0
+                for c in trick:
+                    w |= 1 << c
+                won[seat] |= w
+                tricks_won[seat] += 1
+                trick.clear()
+                best_i = 0
+                first = False
+            else:
+                seat = (seat + 1) % 4
+        self.current, self.leader, self.hearts_broken = seat, leader, broken
+
     # --- information ------------------------------------------------------------------------------
     def known_to(self, seat: int, observer: int) -> int:
         hand = self.hands[seat]

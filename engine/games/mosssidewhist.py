@@ -118,6 +118,61 @@ class MossSideWhistState(TrickState):
             return
         super().do(move)
 
+    def random_rollout(self, rng: random.Random) -> None:
+        """Random playout to the end (search fast path): the same choices and final state as repeatedly
+        doing ``legal_moves()[int(rng.random() * len(moves))]``, without building move lists."""
+        rand = rng.random
+        hands = self.hands
+        while self.discards_done < DISCARDS:
+            hand = hands[self.current]
+            k = int(rand() * hand.bit_count())
+            while k:
+                hand &= hand - 1
+                k -= 1
+            self.do((hand & -hand).bit_length() - 1 | PASS_FLAG)
+        g = self.game
+        suit_of, suit_masks, strength = g.suit_of, g.suit_masks, g.strength
+        voids, history, won, tricks_won, trick = self.voids, self.history, self.won, self.tricks_won, self.trick
+        seat, leader = self.current, self.leader
+        best_i = self.trick_winner_index() if trick else 0
+        led = suit_of[trick[0]] if trick else -1
+        while True:
+            hand = hands[seat]
+            if trick:
+                legal = hand & suit_masks[led]
+                if not legal:
+                    legal = hand
+                    voids[seat] |= 1 << led
+            elif not hand:
+                break
+            else:
+                legal = hand
+            k = int(rand() * legal.bit_count())
+            while k:
+                legal &= legal - 1
+                k -= 1
+            bit = legal & -legal
+            card = bit.bit_length() - 1
+            hands[seat] = hand ^ bit
+            if trick:
+                b = trick[best_i]
+                sc, sb = suit_of[card], suit_of[b]
+                if (sc == sb and strength[card] > strength[b]) or (sc == SPADES and sb != SPADES):
+                    best_i = len(trick)
+            else:
+                led = suit_of[card]
+            trick.append(card)
+            history.append((seat, card))
+            if len(trick) == 3:
+                seat = leader = (leader + best_i) % 3
+                won[seat] |= 1 << trick[0] | 1 << trick[1] | 1 << trick[2]
+                tricks_won[seat] += 1
+                trick.clear()
+                best_i = 0
+            else:
+                seat = (seat + 1) % 3
+        self.current, self.leader = seat, leader
+
     # --- information ------------------------------------------------------------------------------
     def mask_history(self, observer: int) -> list[tuple[int, int]]:
         if observer == self.hand_leader:
