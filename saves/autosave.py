@@ -142,11 +142,19 @@ def decode_session(data: bytes) -> GameSession:
     """Parse autosave file content into a session; raises :class:`SaveFormatError` with a clear reason."""
     body = migrate_session_dict(_envelope_body(data))
     try:
-        return GameSession.from_dict(body)
+        session = GameSession.from_dict(body)
+        state = session.match.state
+        if not state.is_terminal():  # the position must be playable
+            state.legal_moves()
+            if not 0 <= state.current_player < session.match.game.num_players:
+                raise SaveFormatError("the saved game has no valid player to move")
+        return session
+    except SaveFormatError:
+        raise
     except GameError as e:
         raise SaveFormatError(f"the saved game is invalid: {e}") from None
-    except (RecursionError, MemoryError, OverflowError, ValueError, TypeError, KeyError) as e:
-        raise SaveFormatError(f"the saved game is invalid: {type(e).__name__}") from None
+    except Exception as e:  # noqa: BLE001 - whatever a damaged file triggers becomes a clear message
+        raise SaveFormatError(f"the saved game is invalid ({type(e).__name__}: {str(e)[:200]})") from None
 
 
 class AutosaveStore:
