@@ -239,6 +239,7 @@ def test_observation_stock_slot_and_determinization():
     assert stock_slot.owner == -1 and stock_slot.ordered and stock_slot.count == 21
     assert not obs.unknown >> state.trump_card & 1
     assert obs.state.stock == [state.trump_card]
+    assert obs.state.stock_size == state.stock_size == 22
     assert obs.state.hands[1] == 0
     rng = random.Random(1)
     tops = set()

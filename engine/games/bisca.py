@@ -131,6 +131,8 @@ class BiscaState(TrickState):
 
     __slots__ = ("stock", "trump_card", "revealed", "exchange_card")
     game: Bisca
+    hidden_stock: int = 0
+    """Stock cards an observation's masked state leaves out (0 in a full state); see :attr:`stock_size`."""
 
     def __init__(self, game: Bisca, hands: list[int], leader: int, trump: int, dealer: int,
                  trump_card: int, stock: list[int]) -> None:
@@ -150,12 +152,19 @@ class BiscaState(TrickState):
         other.stock = self.stock[:]  # type: ignore[attr-defined]
         other.revealed = self.revealed  # type: ignore[attr-defined]
         other.exchange_card = self.exchange_card  # type: ignore[attr-defined]
+        if self.hidden_stock:
+            other.hidden_stock = self.hidden_stock  # type: ignore[attr-defined]
 
     # --- rules ------------------------------------------------------------------------------------
     @property
     def face_up(self) -> int:
         """The face-up trump lying under the stock, or -1 once it has been drawn."""
         return self.stock[0] if self.stock else -1
+
+    @property
+    def stock_size(self) -> int:
+        """Cards left in the stock, the face-up trump included (also right in a masked observation)."""
+        return len(self.stock) + self.hidden_stock
 
     def must_follow(self) -> bool:
         """Whether the follow-suit rule applies now (Bisca after the stock is exhausted)."""
@@ -306,6 +315,7 @@ class BiscaState(TrickState):
         masked.stock = stock[:1]  # type: ignore[attr-defined]
         if len(stock) <= 1:
             return []
+        masked.hidden_stock = len(stock) - 1  # type: ignore[attr-defined]
         hidden = 0
         for c in stock[1:]:
             hidden |= 1 << c
@@ -317,6 +327,7 @@ class BiscaState(TrickState):
                 order = bits(cards)
                 rng.shuffle(order)
                 self.stock = self.stock[:1] + order
+                self.hidden_stock = 0
             elif slot.name.startswith("hand"):
                 self.hands[slot.owner] |= cards
             else:
@@ -388,6 +399,8 @@ class BiscaState(TrickState):
         d["stock"] = [deck.text(c) for c in reversed(self.stock)]  # top first; the face-up trump last
         d["trump_card"] = deck.text(self.trump_card)
         d["revealed"] = deck.set_text(self.revealed)
+        if self.hidden_stock:
+            d["hidden_stock"] = self.hidden_stock  # only in an observation's masked state
         return d
 
     @classmethod
@@ -405,6 +418,8 @@ class BiscaState(TrickState):
         except NotationError as e:
             raise StateFormatError(f"bad card in state: {e}") from None
         state.exchange_card = state._exchange_card()
+        if d.get("hidden_stock", 0):
+            raise StateFormatError("a masked observation state (hidden_stock) cannot be loaded as a game state")
         return state
 
     def extra_card_sets(self) -> list[int]:
