@@ -329,3 +329,11 @@ def _rollout_matches_generic_loop(name: str, variant: dict, seeds: int = 10) -> 
 @pytest.mark.parametrize("variant", [{}, {"passing": "none", "queen_breaks_hearts": False}])
 def test_fast_rollout(variant):
     _rollout_matches_generic_loop("hearts", variant)
+
+
+def test_hidden_pass_has_a_text():
+    state = Hearts().new_hand(random.Random(3))
+    play(state, "pass " + D.text([c for c in range(52) if state.hands[0] >> c & 1][0]))
+    obs = state.observation(1)
+    assert obs.state.move_text(obs.state.history[0][1]) == "pass (face down)"
+    assert state.describe_move(state.history[0][1]).endswith("left")

@@ -161,3 +161,10 @@ def _rollout_matches_generic_loop(name: str, variant: dict, seeds: int = 10) -> 
 
 def test_fast_rollout():
     _rollout_matches_generic_loop("mosssidewhist", {})
+
+
+def test_hidden_discard_has_a_text():
+    state = MossSideWhist().new_hand(random.Random(3))
+    play(state, f"discard {lowest(state, 1, 0)[0]}")
+    obs = state.observation(2)
+    assert obs.state.move_text(obs.state.history[0][1]) == "discard (face down)"

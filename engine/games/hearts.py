@@ -406,6 +406,11 @@ class HeartsState(TrickState):
             return "the 2 of clubs must lead the first trick"
         return "hearts are not broken: lead another suit (hearts may be led only with nothing else)"
 
+    def move_text(self, move: int) -> str:
+        if move == HIDDEN_MOVE:
+            return "pass (face down)"  # another seat's hidden move, as an observation records it
+        return super().move_text(move)
+
     def describe_move(self, move: int) -> str:
         if move & PASS_FLAG:
             names = {1: "left", 2: "across", 3: "right"}

@@ -229,6 +229,11 @@ class MossSideWhistState(TrickState):
             return "the discards are done: play a card to the trick"
         return super().explain(move)
 
+    def move_text(self, move: int) -> str:
+        if move == HIDDEN_MOVE:
+            return "discard (face down)"  # another seat's hidden move, as an observation records it
+        return super().move_text(move)
+
     def describe_move(self, move: int) -> str:
         if move & PASS_FLAG:
             return f"discard {self.game.deck.text(move ^ PASS_FLAG)} face down"
