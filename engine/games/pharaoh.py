@@ -291,23 +291,24 @@ class PharaohState(GameState):
         return o
 
     # --- rules ------------------------------------------------------------------------------------
-    def can_start(self, card: int) -> bool:
-        """Whether ``card`` may be the first card of a play now."""
+    def start_mask(self) -> int:
+        """The cards that may be the first card of a play now (a bitmask over the deck)."""
         g = self.game
         nr = g.nranks
         top = self.discard[-1]
         if not g.classic:
-            return card % nr == top % nr or card // nr == top // nr
-        if card == g.pharaoh:
-            return True
-        rank = card % nr
+            return g.suit_masks[top // nr] | g.rank_masks[top % nr]
         if self.pending_draw:
-            return rank == g.seven
+            return g.rank_masks[g.seven] | 1 << g.pharaoh
         if self.pending_skip:
-            return rank == g.ace
-        if self.active_suit < 0 or rank == g.ober:
-            return True
-        return card // nr == self.active_suit or rank == top % nr
+            return g.rank_masks[g.ace] | 1 << g.pharaoh
+        if self.active_suit < 0:
+            return g.deck.full_mask
+        return g.suit_masks[self.active_suit] | g.rank_masks[top % nr] | g.rank_masks[g.ober] | 1 << g.pharaoh
+
+    def can_start(self, card: int) -> bool:
+        """Whether ``card`` may be the first card of a play now."""
+        return bool(self.start_mask() >> card & 1)
 
     def can_draw(self) -> bool:
         """Whether a draw move is available (classic: a pending VII penalty can always be taken)."""
@@ -320,34 +321,40 @@ class PharaohState(GameState):
             return []
         g = self.game
         hand = self.hands[self.current]
+        startable = hand & self.start_mask()
         out: list[int] = []
         classic = g.classic
-        for r in range(g.nranks):
-            group_mask = hand & g.rank_masks[r]
-            if not group_mask:
-                continue
-            group = bits(group_mask)
-            starts = [self.can_start(c) for c in group]
-            if not any(starts):
-                continue
-            naming = classic and r == g.ober
-            for p in _PERMS[len(group)]:
-                if not starts[p[0]]:
+        if startable:
+            rank_masks = g.rank_masks
+            for r in range(g.nranks):
+                group_mask = hand & rank_masks[r]
+                if not group_mask & startable:
                     continue
-                base = PLAY
-                shift = CARDS_SHIFT
-                for i in p:
-                    base |= (group[i] + 1) << shift
-                    shift += 6
-                if naming:
-                    for s in range(g.nsuits):
-                        out.append(base | (s + 1) << NAMED_SHIFT)
-                else:
-                    out.append(base)
+                naming = classic and r == g.ober
+                if group_mask & (group_mask - 1) == 0:  # a single card
+                    base = PLAY | group_mask.bit_length() << CARDS_SHIFT
+                    if naming:
+                        out.extend(base | (s + 1) << NAMED_SHIFT for s in range(g.nsuits))
+                    else:
+                        out.append(base)
+                    continue
+                group = bits(group_mask)
+                for p in _PERMS[len(group)]:
+                    if not startable >> group[p[0]] & 1:
+                        continue
+                    base = PLAY
+                    shift = CARDS_SHIFT
+                    for i in p:
+                        base |= (group[i] + 1) << shift
+                        shift += 6
+                    if naming:
+                        out.extend(base | (s + 1) << NAMED_SHIFT for s in range(g.nsuits))
+                    else:
+                        out.append(base)
         if classic:
             if self.pending_skip:
                 out.append(SKIP)
-            elif self.can_draw():
+            elif self.stock or len(self.discard) > 1 or self.pending_draw:
                 out.append(DRAW)
             elif not out:
                 out.append(SKIP)
@@ -356,8 +363,7 @@ class PharaohState(GameState):
         return out
 
     def _has_play(self) -> bool:
-        hand = self.hands[self.current]
-        return any(self.can_start(c) for c in bits(hand))
+        return bool(self.hands[self.current] & self.start_mask())
 
     def do(self, move: int) -> None:
         g = self.game

@@ -81,36 +81,28 @@ def move_captured(move: int) -> int:
 def subsets_with_sum(table: int, target: int) -> list[int]:
     """Every subset (bitmask) of the ``table`` cards whose capture values sum to ``target``.
 
-    Depth-first search over the cards in decreasing value, pruned by the remaining sum and by the
-    total of the cards still available; works for any table size.
+    Grows the list of partial subsets card by card, keeping only those still below the target, so the
+    work is bounded by the number of subsets summing to less than ``target``; any table size works.
     """
-    if target <= 0:
-        return []
-    cards = bits(table)
-    cards.sort(key=VALUE.__getitem__, reverse=True)
-    vals = [VALUE[c] for c in cards]
-    n = len(cards)
-    suffix = [0] * (n + 1)
-    for i in range(n - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + vals[i]
     out: list[int] = []
-
-    def rec(i: int, remaining: int, mask: int) -> None:
-        while i < n and vals[i] > remaining:
-            i += 1
-        if suffix[i] < remaining:
-            return
-        c = cards[i]
-        rest = remaining - vals[i]
-        if rest == 0:
-            out.append(mask | 1 << c)
-        else:
-            rec(i + 1, rest, mask | 1 << c)
-        if i + 1 < n:
-            rec(i + 1, remaining, mask)
-
-    if n:
-        rec(0, target, 0)
+    if target <= 0:
+        return out
+    partial: list[tuple[int, int]] = [(0, 0)]
+    t = table
+    while t:
+        low = t & -t
+        t ^= low
+        v = VALUE[low.bit_length() - 1]
+        if v > target:
+            continue
+        grown = []
+        for m, total in partial:
+            total += v
+            if total == target:
+                out.append(m | low)
+            elif total < target:
+                grown.append((m | low, total))
+        partial += grown
     return out
 
 
@@ -147,7 +139,7 @@ class Scopone(Game):
         self.ace_sweep: str = v["ace_sweep"]
         self.scopa_15: bool = v["scopa_a_15"]
         self.fewest: bool = v["capture_choice"] == "fewest"
-        self._capture_cache: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._capture_cache: dict[int, tuple[int, ...]] = {}
 
     @property
     def num_players(self) -> int:
@@ -193,12 +185,11 @@ class Scopone(Game):
     # --- capture rules ----------------------------------------------------------------------------
     def captures(self, table: int, card: int) -> tuple[int, ...]:
         """Every capture set ``card`` may take from ``table`` (empty: it can only be laid)."""
-        value = VALUE[card]
-        key = (table, value)
+        key = table << 4 | VALUE[card]
         cached = self._capture_cache.get(key)
         if cached is not None:
             return cached
-        result = self._compute_captures(table, value)
+        result = self._compute_captures(table, VALUE[card])
         if len(self._capture_cache) > 200_000:
             self._capture_cache.clear()
         self._capture_cache[key] = result
@@ -374,6 +365,27 @@ class ScoponeState(GameState):
             else:
                 out.append(card)
         return out
+
+    def random_rollout(self, rng: random.Random) -> None:
+        """Play to the end with uniformly random legal moves (same choices as the generic loop, inlined)."""
+        rand = rng.random
+        captures = self.game.captures
+        hands = self.hands
+        while self.plays < self.total_plays:
+            table = self.table
+            hand = hands[self.current]
+            moves: list[int] = []
+            while hand:
+                low = hand & -hand
+                card = low.bit_length() - 1
+                hand ^= low
+                sets = captures(table, card)
+                if sets:
+                    for cap in sets:
+                        moves.append(card | cap << CARD_BITS)
+                else:
+                    moves.append(card)
+            self.do(moves[int(rand() * len(moves))])
 
     def do(self, move: int) -> None:
         seat = self.current
