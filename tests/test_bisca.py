@@ -354,3 +354,25 @@ def _rollout_matches_generic_loop(name: str, variant: dict, seeds: int = 10) -> 
                                           ("briscola", {"trump_exchange": "7"})])
 def test_fast_rollout(name, variant):
     _rollout_matches_generic_loop(name, variant)
+
+
+def test_determinization_is_uniform_over_hand_and_stock_order():
+    """Each unknown card lies in the opponent's hand with probability 9/30 and on top of the stock with
+    probability 1/30 (chi-square over 30 cards, df = 29, 0.999 quantile ~ 58.3; seeded, so deterministic)."""
+    game = Bisca()
+    obs = game.new_hand(random.Random(17)).observation(0)
+    unknown = [c for c in range(40) if obs.unknown >> c & 1]
+    assert len(unknown) == 30
+    rng = random.Random(5)
+    samples = 1500
+    in_hand = dict.fromkeys(unknown, 0)
+    on_top = dict.fromkeys(unknown, 0)
+    for _ in range(samples):
+        s = determinize(obs, rng)
+        for c in unknown:
+            in_hand[c] += s.hands[1] >> c & 1
+        on_top[s.stock[-1]] += 1
+    p = 9 / 30
+    chi_hand = sum((in_hand[c] - samples * p) ** 2 / (samples * p * (1 - p)) for c in unknown)
+    chi_top = sum((on_top[c] - samples / 30) ** 2 / (samples / 30) for c in unknown)
+    assert chi_hand < 58.3 and chi_top < 58.3
