@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from engine import registry
 from engine.game import GameError, GameState, HandResult
@@ -336,7 +336,9 @@ class Stats:
 
 
 class RecordsDB:
-    """The records database. Open once per process; every write is one transaction."""
+    """The records database (cheap to open; the app may open it per use). Every write is one transaction."""
+
+    _checked: ClassVar[set[str]] = set()
 
     def __init__(self, path: Path | str | None = None) -> None:
         self.path = Path(path) if path is not None else database_path()
@@ -358,7 +360,10 @@ class RecordsDB:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            conn.execute("PRAGMA quick_check").fetchone()
+            key = str(self.path.resolve())
+            if key not in RecordsDB._checked:  # a full page check once per process, not on every open
+                conn.execute("PRAGMA quick_check").fetchone()
+                RecordsDB._checked.add(key)
             self._migrate(conn)
         except BaseException:
             conn.close()
