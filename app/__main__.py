@@ -11,6 +11,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cardtable", description="A desktop card table.")
     parser.add_argument("--tour", metavar="DIR", help="drive every screen and write PNGs + tour.json to DIR")
     parser.add_argument("--size", metavar="WxH", help="initial window size, e.g. 1280x800")
+    parser.add_argument("--startup-probe", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.tour:
         from app.tour import run_tour
@@ -28,6 +29,10 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"bad --size {args.size!r}: expected WxH, e.g. 1280x800")
     app = App(size)
     app.push(MenuScreen(app))
+    if args.startup_probe:
+        app.step()
+        app.shutdown()
+        return 0
     app.run()
     return 0
 

@@ -134,7 +134,7 @@ class NewGameScreen(Screen):
             y += bh
             help_text = t(opt.help)
             lines = txt.wrap(help_text, max(12, int(self.app.font_size * 0.85)), col_w - lw)
-            for line in lines[:2]:
+            for line in lines[:3]:
                 label(ui, pygame.Rect(left.left + lw, y, col_w - lw, int(bh * 0.7)), line, "#help")
                 y += int(bh * 0.7)
             y += gap
@@ -160,10 +160,13 @@ class NewGameScreen(Screen):
             y += bh + gap
         y += gap
         if any(s.kind == "ai" for s in self.seats):
-            level_help = " · ".join(f"{t(lv)}: {t(workers.describe_level(lv))}" for lv in workers.levels())
-            for line in txt.wrap(level_help, max(12, int(self.app.font_size * 0.85)), col_w)[:6]:
-                label(ui, pygame.Rect(right.left, y, col_w, int(bh * 0.7)), line, "#help")
-                y += int(bh * 0.7)
+            for lv in workers.levels():
+                for line in txt.wrap(t(workers.describe_level(lv)), max(12, int(self.app.font_size * 0.85)),
+                                     col_w)[:2]:
+                    if y + bh * 2 > right.bottom:
+                        break
+                    label(ui, pygame.Rect(right.left, y, col_w, int(bh * 0.7)), line, "#help")
+                    y += int(bh * 0.7)
         bw = max(200, min(320, w // 5))
         by = h - margin - bh
         self.widgets["start"] = button(ui, pygame.Rect(w - margin - bw, by, bw, bh), t("Start (Enter)"), "#primary")

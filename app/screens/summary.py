@@ -45,6 +45,9 @@ def breakdown_rows(breakdown: dict[str, Any], columns: int) -> list[tuple[str, l
                 keys += [k for k in x if k not in keys]
             for k in keys:
                 rows.append((f"{prefix} · {t(str(k))}", [cell(x.get(k, "")) for x in value]))
+        elif isinstance(value, (list, tuple)) and len(value) == columns and \
+                all(isinstance(x, (list, tuple)) for x in value):
+            rows.append((prefix, [cell(x) for x in value]))
         else:
             rows.append((prefix, [cell(value)]))
 

@@ -71,6 +71,8 @@ class TableScreen(Screen):
         self.view: View | None = None
         self.lay: TableLayout = table_layout(*app.size)
         self.buttons: dict[Any, Any] = {}
+        self.actions_top = 10_000
+        self.choice_top = 10_000
         self.signature: Any = None
         self.summary_shown = False
         self.rot_cache: dict[tuple[Any, ...], pygame.Surface] = {}
@@ -110,6 +112,7 @@ class TableScreen(Screen):
             self.buttons[key] = button(ui, pygame.Rect(side.left, y, side.w, bh), label_text, enabled=enabled)
             y += bh + gap
         self.actions_top = side.bottom - len(items) * (bh + gap)
+        self.choice_top = self.actions_top
         # Actions above the hand: confirm a pass, moves without a card (e.g. draw), choice list.
         hand = lay.hand
         aw = min(int(lay.table.w * 0.3), 360)
@@ -137,25 +140,42 @@ class TableScreen(Screen):
                 self.build_choice(bh, gap)
 
     def build_choice(self, bh: int, gap: int) -> None:
+        """The open choice as a list in the sidebar, under the status text, plus Cancel."""
         assert self.choice is not None
         lay = self.lay
+        side = lay.sidebar.inflate(-2 * lay.margin, -2 * lay.margin)
         cands = self.choice.candidates
-        w = min(int(lay.table.w * 0.42), 520)
-        room = (lay.hand.top - lay.table.top - 2 * lay.margin) // (bh + gap) - 2
-        shown = cands[:max(1, room)]
-        total_h = (len(shown) + 1) * (bh + gap) + bh
-        x = lay.table.right - w - lay.margin
-        y = max(lay.table.top + lay.margin, lay.hand.top - lay.margin - total_h)
-        from app.widgets import label
-
-        label(self.ui, pygame.Rect(x, y, w, bh), t("Choose: click table cards or a line"))
-        y += bh + gap
+        top = side.top + int(lay.label_size * 9.5) + 4 * lay.label_size
+        bottom = self.actions_top - gap
+        room = max(1, (bottom - top) // (bh + gap) - 1)
+        shown = cands[:room]
+        y = bottom - (len(shown) + 1) * (bh + gap)
         for i, m in enumerate(shown):
-            self.buttons[("pick", m)] = button(self.ui, pygame.Rect(x, y, w, bh), f"{i + 1}. {self.move_label(m)}")
+            self.buttons[("pick", m)] = button(self.ui, pygame.Rect(side.left, y, side.w, bh),
+                                               f"{i + 1}. {self.move_label(m)}")
             y += bh + gap
-        self.buttons["cancel_choice"] = button(self.ui, pygame.Rect(x, y, w, bh), t("Cancel (Esc)"))
+        self.buttons["cancel_choice"] = button(self.ui, pygame.Rect(side.left, y, side.w, bh), t("Cancel (Esc)"))
+        self.choice_top = bottom - (len(shown) + 1) * (bh + gap)
+
+    def card_name(self, card: int) -> str:
+        deck = self.game.deck
+        return f"{t(deck.rank_names[deck.rank_of(card)])} {t(deck.suit_names[deck.suit_of(card)])}"
 
     def move_label(self, move: int) -> str:
+        if self.game.name in ("scopone", "scopa"):
+            cards = movelib.move_cards(self.ctl.state, move)
+            if len(cards) > 1:
+                return t("take {cards}", cards=" + ".join(self.game.deck.text(c) for c in cards[1:]))
+            return t("lay it on the table")
+        if self.game.name == "pharaoh":
+            from engine.games.pharaoh import named_suit
+
+            cards = movelib.move_cards(self.ctl.state, move)
+            text = self.card_name(cards[0]) if len(cards) == 1 else " + ".join(self.game.deck.text(c) for c in cards)
+            suit = named_suit(move)
+            if suit >= 0:
+                text += " → " + t(self.game.deck.suit_names[suit])
+            return text or t(self.ctl.state.move_text(move))
         try:
             text = self.ctl.state.describe_move(move)
         except Exception:  # noqa: BLE001
@@ -636,13 +656,13 @@ class TableScreen(Screen):
         for notice in ctl.notices[-3:]:
             colour = (255, 150, 130) if notice.error else WHITE
             for part in txt.wrap(notice.text, int(size * 0.9), w):
-                if y > self.actions_top - 3 * size:
+                if y > min(self.actions_top, self.choice_top) - 3 * size:
                     break
                 txt.blit_text(surface, part, (x, y), int(size * 0.9), colour)
                 y += int(size * 0.9) + 4
         keys = t("Keys: arrows, Enter, H hint, U undo, T last trick, F11 full screen")
         help_lines = txt.wrap(keys, int(size * 0.8), w)
-        hy = self.actions_top - len(help_lines) * (int(size * 0.8) + 3) - lay.margin
+        hy = min(self.actions_top, self.choice_top) - len(help_lines) * (int(size * 0.8) + 3) - lay.margin
         if hy > y:
             for part in help_lines:
                 txt.blit_text(surface, part, (x, hy), int(size * 0.8), MUTED)
@@ -660,7 +680,9 @@ class TableScreen(Screen):
             if self.pass_mode():
                 return t("{name}: choose {n} cards to pass", name=name, n=self.pass_needed())
             if self.choice is not None:
-                return t("{name}: choose what to take", name=name)
+                if self.game.name in ("scopone", "scopa"):
+                    return t("{name}: choose what to take (click table cards or a line)", name=name)
+                return t("{name}: choose how to play it", name=name)
             if ctl.hint_pending():
                 return t("Thinking about a hint...")
             return t("Your turn, {name}", name=name)

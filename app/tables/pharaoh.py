@@ -1,0 +1,74 @@
+"""Pharaoh: the discard pile and its top card, the stock count, the named suit, pending VII/Ace penalties,
+opponents' card counts and the finishing places."""
+
+from __future__ import annotations
+
+import pygame
+
+from app.i18n import t
+from app.layout import TableLayout
+from app.tables.base import GOLD, MUTED, Label, Scene, Sprite, TableRenderer, View
+
+
+def ordinal(n: int) -> str:
+    return t("{n}.", n=n)
+
+
+class PharaohRenderer(TableRenderer):
+    ordered_moves = True
+
+    def seat_detail(self, view: View, seat: int) -> str:
+        finished = getattr(view.state, "finished", [])
+        if seat in finished:
+            return t("finished {place}", place=ordinal(finished.index(seat) + 1))
+        return t("{n} cards", n=view.counts[seat])
+
+    def add_centre(self, scene: Scene, view: View, lay: TableLayout) -> None:
+        state = view.state
+        discard = [c for c in getattr(state, "discard", []) if c >= 0]
+        cw, ch = lay.card_w, lay.card_h
+        cx, cy = lay.centre.center
+        shown = discard[-4:]
+        for i, card in enumerate(shown):
+            r = pygame.Rect(0, 0, cw, ch)
+            off = (i - len(shown) + 1) * max(6, cw // 7)
+            r.center = (cx + cw // 2 + off, cy)
+            scene.sprites.append(Sprite(("card", card), r, card, 0, "discard", -1, width=cw))
+        stock = getattr(state, "stock", [])
+        count = len(stock)
+        sx = cx - cw - cw // 2
+        for i in range(min(4, count)):
+            r = pygame.Rect(0, 0, cw, ch)
+            r.center = (sx - i * 2, cy - i * 2)
+            scene.sprites.append(Sprite(("stock", i), r, None, 0, "stock", -1, width=cw))
+        scene.labels.append(Label(t("Stock: {n}", n=count), (sx, cy + ch // 2 + lay.label_size),
+                                  int(lay.label_size * 0.9), MUTED))
+        deck = self.game.deck
+        suit = getattr(state, "active_suit", -1)
+        top = discard[-1] if discard else -1
+        y = cy - ch // 2 - lay.label_size
+        if 0 <= suit < len(deck.suits) and top >= 0 and deck.suit_of(top) != suit:
+            scene.labels.append(Label(t("Suit named: {suit}", suit=t(deck.suit_names[suit])),
+                                      (cx + cw // 2, y), lay.label_size, GOLD, "center", True, plate=True))
+            y -= int(lay.label_size * 1.8)
+        pending_draw = getattr(state, "pending_draw", 0)
+        pending_skip = getattr(state, "pending_skip", 0)
+        if pending_draw:
+            scene.labels.append(Label(t("VII pending: draw {n} or play a VII", n=pending_draw), (cx + cw // 2, y),
+                                      lay.label_size, (255, 170, 140), "center", True, plate=True))
+        elif pending_skip:
+            scene.labels.append(Label(t("Ace pending: miss a turn or play an Ace"), (cx + cw // 2, y),
+                                      lay.label_size, (255, 170, 140), "center", True, plate=True))
+
+    def info_lines(self, view: View) -> list[str]:
+        state = view.state
+        deck = self.game.deck
+        lines = []
+        suit = getattr(state, "active_suit", -1)
+        if 0 <= suit < len(deck.suits):
+            lines.append(t("Suit to follow: {suit}", suit=t(deck.suit_names[suit])))
+        finished = getattr(state, "finished", [])
+        if finished:
+            lines.append(t("Places: {places}", places=", ".join(
+                f"{ordinal(i + 1)} {view.names[s]}" for i, s in enumerate(finished))))
+        return lines

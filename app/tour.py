@@ -1,0 +1,298 @@
+"""``python -m app --tour DIR``: drive the app through every screen and write a PNG of each.
+
+Works with ``SDL_VIDEODRIVER=dummy``. Writes ``DIR/<size>-<lang>-<screen>.png`` for two window sizes and two
+languages, and ``DIR/tour.json``::
+
+    {"screens": [...], "frame_ms_while_ai_thinks": {"p50", "p95", "max"}, "startup_s": x}
+
+Frame times are the work time of each frame (events, update, draw) at 1280x800 while an AI searches in the
+background worker; ``startup_s`` is the wall time of a fresh ``python -m app --startup-probe`` process from
+launch to the first drawn menu frame.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+SIZES: tuple[tuple[int, int], ...] = ((1024, 640), (1920, 1080))
+LANGS: tuple[str, ...] = ("en", "pt")
+PERF_SIZE = (1280, 800)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    v = sorted(values)
+    k = min(len(v) - 1, max(0, int(round(q * (len(v) - 1)))))
+    return round(v[k], 3)
+
+
+def advance(session: Any, rng: random.Random, stop: Any, limit: int = 500) -> None:
+    """Apply random legal moves (recorded) until ``stop(state)`` is true or the hand ends."""
+    state = session.match.state
+    for _ in range(limit):
+        if state.is_terminal() or stop(state):
+            return
+        move = rng.choice(state.legal_moves())
+        state.apply(move)
+        session.record_move(move)
+
+
+class Tour:
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.screens: list[str] = []
+        self.app: Any = None
+        self.prefix = ""
+
+    def shot(self, name: str, frames: int = 2) -> None:
+        import pygame
+
+        for _ in range(frames):
+            self.app.step()
+        file = f"{self.prefix}-{name}.png"
+        pygame.image.save(self.app.surface, str(self.out / file))
+        self.screens.append(file)
+
+    def table(self, game_name: str, variant: dict[str, Any] | None = None, humans: int = 1, seed: int = 7,
+              stop: Any = None) -> Any:
+        """Open a table for ``game_name`` advanced by random moves to a position where a human moves."""
+        from app.controller import Controller
+        from app.screens.new_game import new_session
+        from app.screens.table import TableScreen
+        from engine import registry
+        from saves.session import Seat
+
+        game = registry.create(game_name, variant or {})
+        seats = [Seat("human" if i < humans else "ai", name, "random", "" if i < humans else "casual")
+                 for i, name in enumerate(("Ana", "Bruno", "Carla", "Dino", "Eva", "Filipe")[:game.num_players])]
+        if humans == 2 and game.num_players >= 2:
+            seats[2 % game.num_players] = Seat("human", seats[2 % game.num_players].name)
+            seats[1] = Seat("ai", seats[1].name, "random", "casual")
+        session = new_session(game, seats, seed)
+        rng = random.Random(seed)
+        if stop is not None:
+            advance(session, rng, stop)
+        ctl = Controller(session, min_delay_ms=0, worker=self.app.worker, autosave=None)
+        screen = TableScreen(self.app, ctl)
+        self.app.reset_to(screen)
+        return screen
+
+    def run_screens(self) -> None:
+        from app.screens.menu import MenuScreen
+        from app.screens.new_game import NewGameScreen
+        from app.screens.rules import RulesScreen
+        from app.screens.settings import SettingsScreen
+        from app.screens.statistics import StatisticsScreen
+        from engine.games.tricks import PASS_FLAG
+
+        app = self.app
+        app.reset_to(MenuScreen(app))
+        self.shot("menu")
+        app.push(NewGameScreen(app, "sueca"))
+        self.shot("new_game")
+        app.push(SettingsScreen(app))
+        self.shot("settings")
+        app.reset_to(RulesScreen(app, "scopone"))
+        self.shot("rules")
+
+        def human_mid(plies: int) -> Any:
+            return lambda s: len(getattr(s, "history", [])) >= plies and s.current_player == 0
+
+        # Trick games mid-hand.
+        scr = self.table("sueca", stop=human_mid(6))
+        self.shot("table_sueca")
+        scr.ctl.last_trick = _last_trick(scr.ctl)
+        if scr.ctl.last_trick is not None:
+            scr.review = True
+            self.shot("last_trick")
+            scr.review = False
+        self.table("hearts", stop=lambda s: s.current_player == 0)
+        scr = self.app.top
+        legal = [m for m in scr.ctl.state.legal_moves() if m & PASS_FLAG]
+        scr.selected = [m & ~PASS_FLAG for m in legal[:2]]
+        self.shot("hearts_passing")
+        self.table("hearts", stop=lambda s: len(s.history) >= 18 and s.current_player == 0)
+        self.shot("table_hearts")
+        self.table("mosssidewhist", stop=lambda s: len(s.history) >= 9 and s.current_player == 0)
+        self.shot("table_mosssidewhist")
+        self.table("bisca", stop=lambda s: len(s.history) >= 4 and s.current_player == 0)
+        self.shot("table_bisca_2p")
+        self.table("briscola", {"players": 4}, stop=lambda s: len(s.history) >= 5 and s.current_player == 0)
+        self.shot("table_briscola_4p")
+        # Scopone: a position where one card has several capture sets, with the choice open.
+        scr = self.table("scopone", stop=lambda s: s.current_player == 0 and _multi_capture(s) is not None)
+        self.shot("table_scopone")
+        card = _multi_capture(scr.ctl.state)
+        if card is not None:
+            scr.click_hand_card(card)
+            self.shot("scopone_capture_choice")
+        self.table("scopa", stop=lambda s: len(s.history) >= 3 and s.current_player == 0)
+        self.shot("table_scopa")
+        scr = self.table("pharaoh", seed=3, stop=lambda s: s.current_player == 0 and _ober_play(s) is not None)
+        self.shot("table_pharaoh")
+        card = _ober_play(scr.ctl.state)
+        if card is not None:
+            scr.click_hand_card(card)
+            self.shot("pharaoh_suit_choice")
+        # Hotseat privacy screen.
+        scr = self.table("sueca", humans=2, stop=lambda s: len(s.history) >= 2 and s.current_player == 2)
+        scr.ctl.viewer = 0
+        self.shot("privacy")
+        # Summary and match end.
+        scr = self.table("sueca", {"target": 1}, stop=lambda s: False)
+        advance(scr.ctl.session, random.Random(5), lambda s: False)
+        scr.ctl._finish_hand()
+        for _ in range(3):
+            app.step()
+        self.shot("summary_sueca")
+        scr = self.table("scopone", {"target": 0}, stop=lambda s: False)
+        advance(scr.ctl.session, random.Random(5), lambda s: False)
+        scr.ctl._finish_hand()
+        for _ in range(3):
+            app.step()
+        self.shot("summary_scopone")
+        self.table("hearts", {"target": 0}, stop=lambda s: False)
+        scr = app.top
+        advance(scr.ctl.session, random.Random(5), lambda s: False)
+        scr.ctl._finish_hand()
+        for _ in range(3):
+            app.step()
+        self.shot("summary_hearts")
+        summary = app.top
+        if summary.name == "summary":
+            summary.next()
+            self.shot("match_end")
+            from app.screens.survey import SurveyScreen
+
+            end = app.top
+            app.replace(SurveyScreen(app, end.ctl.session, end.record_id))
+            self.shot("survey")
+        app.reset_to(StatisticsScreen(app))
+        self.shot("statistics")
+        screen = app.top
+        ids = [k[1] for k in screen.widgets if isinstance(k, tuple)]
+        if ids:
+            from app.screens.statistics import ReplayScreen
+
+            app.push(ReplayScreen(app, ids[0]))
+            app.top.go(12)
+            self.shot("replay")
+
+    def measure_frames(self) -> dict[str, float]:
+        """Frame work times at 1280x800 while an expert AI searches."""
+        from app.controller import Controller
+        from app.screens.new_game import new_session
+        from app.screens.table import TableScreen
+        from app.workers import preset_spec
+        from engine import registry
+        from saves.session import Seat
+
+        app = self.app
+        app.resize(PERF_SIZE)
+        game = registry.create("sueca")
+        spec = preset_spec("sueca", "expert")
+        seats = [Seat("human", "Ana")] + [Seat("ai", n, spec, "expert") for n in ("Bruno", "Carla", "Dino")]
+        session = new_session(game, seats, 11)
+        state = session.match.state
+        if state.current_player == 0:
+            move = state.legal_moves()[0]
+            state.apply(move)
+            session.record_move(move)
+        ctl = Controller(session, min_delay_ms=0, worker=app.worker, autosave=None)
+        app.reset_to(TableScreen(app, ctl))
+        times: list[float] = []
+        deadline = time.monotonic() + 6.0
+        while time.monotonic() < deadline and len(times) < 240:
+            ms = app.step()
+            if ctl.thinking_seat() is not None:
+                times.append(ms)
+            time.sleep(max(0.0, 1 / 60 - ms / 1000))
+        ctl.close()
+        return {"p50": _percentile(times, 0.5), "p95": _percentile(times, 0.95),
+                "max": round(max(times), 3) if times else 0.0, "frames": len(times)}
+
+
+def _last_trick(ctl: Any) -> Any:
+    from app.controller import LastTrick
+
+    state = ctl.state
+    hist = [(s, m) for s, m in getattr(state, "history", [])]
+    n = state.num_players
+    done = len(hist) - len(getattr(state, "trick", []))
+    if done < n:
+        return None
+    cards = hist[done - n:done]
+    return LastTrick(cards, state.leader)
+
+
+def _multi_capture(state: Any) -> int | None:
+    from app import moves as movelib
+
+    by_card, _ = movelib.group_by_card(state, state.legal_moves())
+    for card, ms in by_card.items():
+        if len(ms) > 1:
+            return card
+    return None
+
+
+def _ober_play(state: Any) -> int | None:
+    from app import moves as movelib
+
+    by_card, _ = movelib.group_by_card(state, state.legal_moves())
+    for card, ms in by_card.items():
+        if len(ms) > 1:
+            return card
+    return None
+
+
+def startup_seconds() -> float:
+    """Wall time of a fresh process from launch to the first drawn menu frame."""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    root = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "app", "--startup-probe"], env=env, check=True, cwd=root,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+    return round(time.perf_counter() - t0, 3)
+
+
+def run_tour(directory: str) -> int:
+    """Write every screen's PNG and ``tour.json`` into ``directory``."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    home = tempfile.mkdtemp(prefix="cardtable-tour-")
+    os.environ["CARDTABLE_HOME"] = home
+    from app.main import App
+
+    tour = Tour(out)
+    app = App(SIZES[0], headless=True)
+    tour.app = app
+    app.settings.animation_speed = 0
+    app.settings.survey = "off"
+    try:
+        for lang in LANGS:
+            app.set_language(lang)
+            for size in SIZES:
+                app.resize(size)
+                tour.prefix = f"{size[0]}x{size[1]}-{lang}"
+                tour.run_screens()
+        app.set_language("en")
+        frames = tour.measure_frames()
+    finally:
+        app.shutdown()
+    startup = startup_seconds()
+    report = {"screens": tour.screens, "frame_ms_while_ai_thinks": frames, "startup_s": startup}
+    (out / "tour.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
+    print(json.dumps({"screens": len(tour.screens), "frame_ms_while_ai_thinks": frames, "startup_s": startup}))
+    return 0
