@@ -9,9 +9,9 @@ Files in the store's directory (the data dir by default):
 :meth:`AutosaveStore.save` (1) serialises the session with a SHA-256 checksum, (2) writes the temporary
 file, flushes and fsyncs it, (3) makes the current save the backup - a hard link (or a fsynced copy where
 links are unsupported) renamed over the old backup, and only if the current save is intact, otherwise it is
-moved aside - and (4) atomically renames the temporary file over the current save, fsyncing the directory
-after each rename. ``autosave.json`` is therefore always either the old or the new complete save, never a
-partial one, so a crash or power loss at any instant leaves a loadable save at most one move old.
+moved aside - and (4) atomically renames the temporary file over the current save and fsyncs the directory.
+``autosave.json`` is therefore always either the old or the new complete save, never a partial one, so a
+crash or power loss at any instant leaves a loadable save at most one move old.
 
 :meth:`AutosaveStore.load` never raises for bad content: a corrupt, truncated, foreign or newer-version file
 is moved aside (``autosave.json.corrupt-N`` / ``.newer-N``), never overwritten, and the backup is used when
@@ -157,6 +157,15 @@ def decode_session(data: bytes) -> GameSession:
         raise SaveFormatError(f"the saved game is invalid ({type(e).__name__}: {str(e)[:200]})") from None
 
 
+def _signature(path: Path) -> tuple[int, int, int] | None:
+    """(inode, size, mtime) of a file, or None when it does not exist."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
 class AutosaveStore:
     """The autosave of the current game in ``directory`` (default: the data directory)."""
 
@@ -165,45 +174,60 @@ class AutosaveStore:
         self.directory.mkdir(parents=True, exist_ok=True)
         self.current = self.directory / CURRENT_FILE
         self.backup = self.directory / BACKUP_FILE
+        self._written: tuple[int, int, int] | None = None
 
     # --- writing --------------------------------------------------------------------------------------
     def save(self, session: GameSession) -> None:
-        """Save ``session`` crash-safely (see the module docstring); the previous save becomes the backup."""
+        """Save ``session`` crash-safely (see the module docstring); the previous save becomes the backup.
+
+        Raises OSError when the disk refuses (full, read-only); the previous save is then left as it was.
+        """
         data = encode_session(session)
+        self.directory.mkdir(parents=True, exist_ok=True)
         tmp = self.directory / f".{CURRENT_FILE}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        self._rotate_current_to_backup()
-        os.replace(tmp, self.current)
+        try:
+            with open(tmp, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            self._rotate_current_to_backup()
+            os.replace(tmp, self.current)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
         paths.fsync_dir(self.directory)
+        self._written = _signature(self.current)
 
     def _rotate_current_to_backup(self) -> None:
-        try:
-            old = self.current.read_bytes()
-        except FileNotFoundError:
+        """Make the intact current save the backup (an unreadable one is moved aside instead).
+
+        Each rename is atomic on its own, so no directory fsync is needed between this one and the
+        rename of the new save: whichever reaches the disk first, ``autosave.json`` is a complete save.
+        """
+        signature = _signature(self.current)
+        if signature is None:
             return
-        try:
-            _envelope_body(old)
-        except SaveFormatError as e:
-            # Never overwrite what we could not read: keep it for inspection.
-            reason = "newer" if isinstance(e, NewerVersionError) else "corrupt"
-            paths.move_aside(self.current, reason)
-            return
+        if signature != self._written:  # not the file this store last wrote: check before keeping it
+            try:
+                _envelope_body(self.current.read_bytes())
+            except SaveFormatError as e:
+                # Never overwrite what we could not read: keep it for inspection.
+                paths.move_aside(self.current, "newer" if isinstance(e, NewerVersionError) else "corrupt")
+                return
+            except FileNotFoundError:
+                return
         link = self.directory / f".{BACKUP_FILE}.{os.getpid()}.tmp"
+        link.unlink(missing_ok=True)
         try:
-            link.unlink(missing_ok=True)
             os.link(self.current, link)
-        except OSError:
+        except OSError:  # no hard links here: an fsynced copy instead
             with open(link, "wb") as f:
-                f.write(old)
+                f.write(self.current.read_bytes())
                 f.flush()
                 os.fsync(f.fileno())
         if self.backup.exists() and not self._intact(self.backup):
             paths.move_aside(self.backup, "corrupt")
         os.replace(link, self.backup)
-        paths.fsync_dir(self.directory)
 
     @staticmethod
     def _intact(path: Path) -> bool:

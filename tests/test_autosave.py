@@ -146,3 +146,34 @@ def test_stale_temporary_files_are_ignored_and_removed(tmp_path: Path) -> None:
     stale.write_bytes(b"{half")
     result = store.load()
     assert result.source == "current" and not stale.exists()
+
+
+def test_damage_between_saves_is_noticed_by_the_same_store(tmp_path: Path) -> None:
+    store = AutosaveStore(tmp_path)
+    session = _played(2, 4)
+    store.save(session)
+    good = store.current.read_bytes()
+    store.current.write_bytes(good[: len(good) // 2])  # damaged behind the store's back
+    step(session, make_agents(session))
+    store.save(session)
+    (aside,) = tmp_path.glob("autosave.json.corrupt-*")
+    assert aside.read_bytes() == good[: len(good) // 2]
+    assert store.load().session is not None and store.load().source == "current"
+
+
+def test_disk_error_leaves_the_previous_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = AutosaveStore(tmp_path)
+    session = _played(2, 4)
+    store.save(session)
+    before = store.current.read_bytes()
+    step(session, make_agents(session))
+
+    def full_disk(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(autosave.os, "fsync", full_disk)
+    with pytest.raises(OSError, match="No space left"):
+        store.save(session)
+    monkeypatch.undo()
+    assert store.current.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["autosave.json"]
