@@ -107,8 +107,10 @@ def _fallback_move(req: MoveRequest) -> int:
         return -1
 
 
-def _decide(req: MoveRequest, cancel: threading.Event | None, on_progress: Any) -> tuple[int, int]:
-    """Run the request's agent; returns (move, iterations)."""
+def _decide(req: MoveRequest, cancel: threading.Event | None, on_progress: Any,
+            keep_agent: bool = True) -> tuple[int, int]:
+    """Run the request's agent; returns (move, iterations). ``keep_agent`` reuses the agent object
+    between requests of the same game/variant/SPEC (what lets ``reuse=true`` keep its tree)."""
     import json
 
     from engine import agents
@@ -116,8 +118,10 @@ def _decide(req: MoveRequest, cancel: threading.Event | None, on_progress: Any) 
 
     game, state = _load(req)
     key = (req.game, json.dumps(game.variant, sort_keys=True), req.spec)
-    agent = _agent_cache.get(key)
-    if agent is None:
+    agent = _agent_cache.get(key) if keep_agent else None
+    if agent is None and not keep_agent:
+        agent = agents.make(req.spec, game)
+    elif agent is None:
         if len(_agent_cache) > 16:
             _agent_cache.clear()
         agent = agents.make(req.spec, game)
@@ -141,8 +145,8 @@ def _decide(req: MoveRequest, cancel: threading.Event | None, on_progress: Any) 
 
 
 def choose_move(req: MoveRequest) -> int:
-    """Decide synchronously in this process (no worker); raises on a bad request."""
-    return _decide(req, None, None)[0]
+    """Decide synchronously in this process (no worker, a fresh agent); raises on a bad request."""
+    return _decide(req, None, None, keep_agent=False)[0]
 
 
 # --- the child process ------------------------------------------------------------------------------

@@ -19,7 +19,8 @@ from engine.search.common import reward_vector
 
 __all__ = ["count_deals", "enumerate_deals", "solve_information_set", "alphabeta"]
 
-NODE_LIMIT = 200_000
+NODE_LIMIT = 30_000
+"""Alpha-beta nodes one decision may spend before the solver gives up (then ISMCTS decides)."""
 
 
 class _TooBig(Exception):

@@ -38,6 +38,9 @@ from engine.search.sampler import DealSampler
 
 __all__ = ["ISMCTSAgent", "Node", "SearchResult", "run_ismcts"]
 
+ENDGAME_MAX_CARDS = 14
+"""The endgame solver is tried only when at most this many cards are left to play (trick-taking games)."""
+
 
 class Node:
     """A tree node: the move (or move-handler key) that leads here and who made it, with statistics."""
@@ -199,15 +202,16 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
                 path.append(child)
                 break
             best = None
+            best_k = None
             best_u = -math.inf
             for k in keys:
                 ch = children[k]
                 u = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
                 if u > best_u:
-                    best_u, best = u, ch
-            move = best.key if groups is None else _uniform_choice(groups[best.key], rng)
+                    best_u, best, best_k = u, ch, k
+            move = best_k if groups is None else _uniform_choice(groups[best_k], rng)
             if depth == 0:
-                root_moves.setdefault(best.key, move)
+                root_moves.setdefault(best_k, move)
             d.do(move)
             if seq is not None:
                 seq.append((seat, move))
@@ -229,6 +233,14 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
     move, rate = best_so_far()
     clock.final_report(i, move, rate)
     return SearchResult(visits, totals, i, root_moves), root
+
+
+def _cards_left(obs: Observation) -> int | None:
+    """Cards still to be played (hands of trick-taking states), or None when the state has no hands."""
+    hands = getattr(obs.state, "hands", None)
+    if not isinstance(hands, list):
+        return None
+    return sum(h.bit_count() for h in hands if isinstance(h, int)) + obs.unknown.bit_count()
 
 
 def _generic_infoset_key(state: GameState, observer: int) -> Hashable:
@@ -284,9 +296,11 @@ class ISMCTSAgent(Agent):
         if conf.reuse and (conf.handler or conf.transpositions):
             raise VariantError("reuse cannot be combined with handler or transpositions")
         self._kept: tuple[int, list[Any], Node] | None = None
+        self._endgame_failed_at: int | None = None
 
     def reset(self) -> None:
         self._kept = None
+        self._endgame_failed_at = None
 
     def choose(self, obs: Observation, rng: random.Random, budget: Budget | None = None) -> int:
         moves = obs.legal_moves()
@@ -295,12 +309,13 @@ class ISMCTSAgent(Agent):
         if len(moves) == 1:
             return moves[0]
         conf = self.conf
-        if conf.endgame:
+        if conf.endgame and self._endgame_worth_trying(obs):
             from engine.search.endgame import solve_information_set
 
             move = solve_information_set(obs, rng, conf.endgame)
             if move is not None:
                 return move
+            self._endgame_failed_at = _cards_left(obs)
         if conf.workers > 1:
             from engine.search.parallel import parallel_root_visits
 
@@ -311,6 +326,16 @@ class ISMCTSAgent(Agent):
             if conf.reuse:
                 self._kept = (obs.seat, list(getattr(obs.state, "history", [])), root)
         return self._pick(result, obs, moves, rng)
+
+    def _endgame_worth_trying(self, obs: Observation) -> bool:
+        """Skip the solver while the hand is no shorter than where it last gave up."""
+        left = _cards_left(obs)
+        if left is None:
+            return True
+        if left > ENDGAME_MAX_CARDS:
+            return False
+        failed = self._endgame_failed_at
+        return failed is None or left <= failed - self.game.num_players
 
     def _pick(self, result: SearchResult, obs: Observation, moves: list[int], rng: random.Random) -> int:
         if not result.visits:

@@ -1,0 +1,152 @@
+"""Search building blocks: fast rollouts, the deal sampler, rewards, the endgame solver, presets of hooks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import registry
+from engine.determinize import determinize
+from engine.game import GameState, HandResult
+from engine.search.common import reward_vector
+from engine.search.endgame import alphabeta, enumerate_deals
+from engine.search.sampler import DealSampler
+
+GAMES = registry.available()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_fast_random_rollout_equals_the_generic_loop(name: str) -> None:
+    game = registry.create(name)
+    for k in range(6):
+        state = game.new_hand(random.Random(k))
+        rng = random.Random(k)
+        for _ in range(7 * k):
+            if state.is_terminal():
+                break
+            state.do(rng.choice(state.legal_moves()))
+        fast, slow = state.clone(), state.clone()
+        fast.random_rollout(random.Random(99))
+        GameState.random_rollout(slow, random.Random(99))
+        assert fast.is_terminal() and slow.is_terminal()
+        assert fast.to_dict() == slow.to_dict()
+        assert fast.result().to_dict() == slow.result().to_dict()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_sampler_deals_are_consistent_with_the_observation(name: str) -> None:
+    game = registry.create(name)
+    rng = random.Random(5)
+    state = game.new_hand(rng)
+    for step in range(40):
+        if state.is_terminal():
+            break
+        seat = state.current_player
+        obs = state.observation(seat)
+        sampler = DealSampler(obs)
+        for _ in range(3):
+            deal = sampler.deal(rng)
+            assert deal.observation(seat) == obs
+            assert deal.legal_moves() == state.legal_moves()
+        state.do(rng.choice(state.legal_moves()))
+        _ = step
+
+
+def test_sampler_is_uniform_over_unconstrained_deals() -> None:
+    # Sueca opening: every hidden card is equally likely in each of the three hidden hands.
+    game = registry.create("sueca")
+    state = game.new_hand(random.Random(2))
+    obs = state.observation(state.current_player)
+    sampler = DealSampler(obs)
+    rng = random.Random(1)
+    n = 3000
+    card = next(c for c in range(40) if obs.unknown >> c & 1 and all(s.allowed >> c & 1 for s in obs.slots))
+    counts = [0] * len(obs.slots)
+    for _ in range(n):
+        for i, cards in enumerate(sampler.assignment(rng)):
+            if cards >> card & 1:
+                counts[i] += 1
+    for i, slot in enumerate(obs.slots):
+        p = slot.count / sum(s.count for s in obs.slots)
+        sd = (n * p * (1 - p)) ** 0.5
+        assert abs(counts[i] - n * p) < 4 * sd
+
+
+def _result(points: list[float], teams: list[tuple[int, ...]], lower: bool) -> HandResult:
+    team_points = [points[t[0]] for t in teams]
+    best = min(team_points) if lower else max(team_points)
+    winners = [s for t, p in zip(teams, team_points, strict=True) if p == best for s in t]
+    if len(winners) == len(points) and len(teams) > 1:
+        winners = []
+    return HandResult(points, teams, team_points, winners, {}, lower)
+
+
+class _Fake:
+    def __init__(self, name: str, res: HandResult) -> None:
+        self.game = registry.create(name)
+        self.res = res
+
+    def result(self) -> HandResult:
+        return self.res
+
+
+@pytest.mark.parametrize(("ours", "expected"), [(120, 4), (100, 2), (70, 1), (60, 0), (50, -1), (20, -2), (0, -4)])
+def test_sd_reward_follows_the_seeds_table_for_sueca(ours: int, expected: int) -> None:
+    teams = [(0, 2), (1, 3)]
+    pts = [float(ours), float(120 - ours)] * 2
+    fake = _Fake("sueca", _result(pts, teams, False))
+    r = reward_vector("sd", fake)  # type: ignore[arg-type]
+    assert r[0] == expected and r[2] == expected and r[1] == -expected
+
+
+def test_sd_and_relative_rewards_for_hearts() -> None:
+    teams = [(0,), (1,), (2,), (3,)]
+    fake = _Fake("hearts", _result([0.0, 6.0, 13.0, 7.0], teams, True))
+    assert reward_vector("sd", fake) == [4.0, 2.0, 0.0, 1.0]  # type: ignore[arg-type]
+    rel = reward_vector("relative", fake)  # type: ignore[arg-type]
+    assert abs(sum(rel)) < 1e-9 and rel[0] > rel[1] > rel[3] > rel[2]
+    # seeds/001 table 4.1, state 1: points 13, 2, 7, 4 give R = -26, 18, -2, 10 (scaled by 3 * 26).
+    fake = _Fake("hearts", _result([13.0, 2.0, 7.0, 4.0], teams, True))
+    assert [round(x * 78) for x in reward_vector("relative", fake)] == [-26, 18, -2, 10]  # type: ignore[arg-type]
+    assert reward_vector("pwl", fake) == [0.0, 1.0, 0.0, 0.0]  # type: ignore[arg-type]
+    assert reward_vector("wl", fake) == [-1.0, 1.0, -1.0, -1.0]  # type: ignore[arg-type]
+
+
+def test_endgame_enumeration_counts_every_consistent_deal() -> None:
+    game = registry.create("sueca")
+    rng = random.Random(4)
+    state = game.new_hand(rng)
+    while sum(h.bit_count() for h in state.hands) > 9:
+        state.do(rng.choice(state.legal_moves()))
+    obs = state.observation(state.current_player)
+    deals = enumerate_deals(obs, 10_000)
+    assert deals is not None and len(deals) == len({tuple(d) for d in deals})
+    truth = [next(state.hands[s.owner] for _ in [0]) for s in obs.slots]
+    assert truth in deals
+    for _ in range(20):
+        d = determinize(obs, rng)
+        assert [d.hands[s.owner] for s in obs.slots] in deals
+    assert enumerate_deals(obs, 1) is None or len(deals) <= 1
+
+
+def test_alphabeta_matches_plain_minimax_on_small_endgames() -> None:
+    game = registry.create("sueca", {"target": 0})
+
+    def minimax(s: GameState, seat: int) -> float:
+        if s.is_terminal():
+            return alphabeta(s, seat, -1.0, 2.0, [0])
+        vals = []
+        for m in s.legal_moves():
+            c = s.clone()
+            c.do(m)
+            vals.append(minimax(c, seat))
+        return max(vals) if s.current_player % 2 == seat % 2 else min(vals)
+
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = game.new_hand(rng)
+        while sum(h.bit_count() for h in state.hands) > 7:
+            state.do(rng.choice(state.legal_moves()))
+        seat = state.current_player
+        assert alphabeta(state, seat, -1.0, 2.0, [0]) == pytest.approx(minimax(state, seat))
