@@ -9,6 +9,7 @@ value falls back to its default with a warning instead of discarding the whole f
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,9 @@ SETTINGS_FORMAT = "cardtable-settings"
 SETTINGS_VERSION = 1
 SETTINGS_FILE = "settings.json"
 MAX_SETTINGS_BYTES = 1 << 20
+
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+"""``MIGRATIONS[v]`` upgrades a version-``v`` settings dict to ``v + 1`` (empty while only version 1 exists)."""
 
 LANGUAGES = ("en", "pt", "it", "sk")
 CARD_STYLES = ("classic", "four_colour")
@@ -149,6 +153,9 @@ def load_settings(directory: Path | None = None) -> SettingsLoad:
         if version > SETTINGS_VERSION:
             raise ValueError(f"written by a newer cardtable (version {version}, this build reads "
                              f"{SETTINGS_VERSION})")
+        while version < SETTINGS_VERSION:
+            data = MIGRATIONS[version](data)
+            version += 1
         settings, problems = Settings.from_dict(data)
         return SettingsLoad(settings, problems)
     except (OSError, ValueError, RecursionError, UnicodeDecodeError) as e:
