@@ -311,3 +311,27 @@ def test_random_classic_hands_conserve_cards_through_reshuffles() -> None:
         reshuffles += s.reshuffles
         assert s.ended == "finished" and len(s.finished) == 2
     assert reshuffles > 0
+
+
+def test_pharaoh_also_answers_a_pending_ace() -> None:
+    g = Pharaoh(CLASSIC3)
+    s = g.position(["AB 9L", "UL 9A", "KA XB"], discard="8B", stock="8L 9L XL")
+    play(s, "AB")
+    assert moves(s) == {"UL", "skip"}
+    play(s, "UL")
+    assert s.pending_skip == 0 and s.active_suit == -1 and moves(s) == {"KA", "XB", "draw"}
+
+
+def test_turn_limit_ends_a_classic_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.games.pharaoh as pharaoh_module
+
+    monkeypatch.setattr(pharaoh_module, "MAX_TURNS", 12)
+    g = Pharaoh({"players": 3})
+    rng = random.Random(4)
+    s = g.new_hand(rng)
+    while not s.is_terminal():
+        ms = [m for m in s.legal_moves() if m == DRAW] or s.legal_moves()
+        s.do(ms[0])
+    assert s.ended == "turn limit" and s.turn == 12
+    r = s.result()
+    assert sorted(r.breakdown["places"]) == [0, 1, 2] and r.points[r.winners[0]] == 2.0

@@ -282,3 +282,11 @@ def test_hand_result_breakdown_keys() -> None:
     assert set(b["points"]) == {"cards", "coins", "settebello", "primiera", "scope", "napola", "re_bello"}
     assert b["total"] == [int(x) for x in r.team_points]
     assert r.points == [r.team_points[0], r.team_points[1]] * 2
+
+
+def test_describe_move_flags_a_scopa() -> None:
+    s = make_state(Scopone(), ["5D 2S", "KB", "AB", "3B"], "2C 3C")
+    move = s.parse_move("5Dx2C+3C")
+    assert s.would_be_scopa(move)
+    assert s.describe_move(move) == "plays Five of Coins taking Two of Cups, Three of Cups (scopa!)"
+    assert s.describe_move(s.parse_move("2Sx2C")) == "plays Two of Swords taking Two of Cups"
