@@ -346,9 +346,9 @@ class RecordsDB:
         self.warnings: list[str] = []
         try:
             self.conn = self._open()
-        except sqlite3.DatabaseError as e:
-            if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
-                raise RecordsError(f"the records database {self.path} is locked: {e}") from None
+        except sqlite3.OperationalError as e:  # locked, unreadable, I/O error: not the file's fault
+            raise RecordsError(f"the records database {self.path} cannot be used now: {e}") from None
+        except sqlite3.DatabaseError as e:  # not a database / malformed: keep it aside, start afresh
             moved = self._move_aside()
             self.warnings.append(f"the records database could not be opened ({e}); it was moved to {moved} "
                                  "and a new one was started")
@@ -362,7 +362,9 @@ class RecordsDB:
             conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             key = str(self.path.resolve())
             if key not in RecordsDB._checked:  # a full page check once per process, not on every open
-                conn.execute("PRAGMA quick_check").fetchone()
+                problems = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
+                if problems != ["ok"]:
+                    raise sqlite3.DatabaseError(f"integrity check failed: {'; '.join(problems)[:300]}")
                 RecordsDB._checked.add(key)
             self._migrate(conn)
         except BaseException:

@@ -17,12 +17,12 @@ from hypothesis import strategies as st
 from saves import autosave
 from saves.autosave import AutosaveStore, SaveFormatError, decode_session, encode_session
 from saves.demo import demo_session, make_agents, step
-from saves.records import RecordsDB, RecordsError
+from saves.records import RecordsDB
 from saves.settings import Settings, load_settings, save_settings, settings_path
 from saves.study import Study, StudyError
 from saves.survey import DEFAULT_QUESTIONNAIRE, AnswerError, Questionnaire, QuestionnaireError, default_questionnaire
 
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                           HealthCheck.function_scoped_fixture])
 
 json_scalars = (st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.sampled_from([10**400, -(10**30)])
@@ -214,16 +214,11 @@ def test_damaged_records_database_never_crashes(tmp_path: Path, damage: str) -> 
     else:
         data = b""
     path.write_bytes(data)
-    try:
-        db = RecordsDB(path)
-    except RecordsError as e:
-        assert str(e)
-        return
-    with db:
-        try:
-            games = db.list_games()
-        except Exception as e:  # noqa: BLE001 - a damaged page may only show up when read
-            pytest.fail(f"opening succeeded but reading failed: {e!r}")
-        assert len(games) <= 1
-    if list(tmp_path.glob("r.sqlite3.corrupt-*")):
-        assert db.warnings and "moved to" in db.warnings[0]
+    with RecordsDB(path) as db:
+        assert db.count() == 0
+        if damage == "empty":  # an empty file is simply a new database
+            assert db.warnings == []
+            return
+        assert "moved to" in db.warnings[0]
+    (aside,) = tmp_path.glob("r.sqlite3.corrupt-*")
+    assert aside.read_bytes() == data  # kept byte for byte for recovery
