@@ -981,10 +981,12 @@ class CardArt:
             self._draw_crossed(surf, symbol, value, w, h)
             return
         turn_lower_half = self.family == "french"  # Italian and German pips stay upright
-        pip_h = round(w * (0.2 if value <= 8 else 0.185))
+        small = min(1.0, max(0.0, (100 - w) / 40))  # small cards have bigger indices: keep pips clear of them
+        pip_scale = 1.0 - 0.12 * small
+        pip_h = round(w * (0.2 if value <= 8 else 0.185) * pip_scale)
         if self.family != "french":
-            pip_h = round(w * (0.26 if value <= 5 else 0.23 if value <= 7 else 0.2))
-        left, right = w * 0.32, w * 0.68
+            pip_h = round(w * (0.26 if value <= 5 else 0.23 if value <= 7 else 0.2) * pip_scale)
+        left, right = w * (0.32 + 0.025 * small), w * (0.68 - 0.025 * small)
         top, bottom = h * 0.19, h * 0.81
         for u, v in _PIP_LAYOUTS[value]:
             cx = left + (right - left) * u
@@ -1006,7 +1008,8 @@ class CardArt:
         max_w = w * (0.19 + 0.05 * small)
         if glyph.get_width() > max_w:  # condensed for "10", "VIII"
             glyph = pygame.transform.smoothscale(glyph, (max(1, round(max_w)), glyph.get_height()))
-        pip = _symbol_sprite(symbol, self.style, max(5, round(w * (0.135 + 0.04 * small))))
+        pip_h = w * (0.135 + 0.04 * small) * (1.45 if symbol in _TALL_SYMBOLS else 1.0)
+        pip = _symbol_sprite(symbol, self.style, max(5, round(pip_h)))
         cx = w * (0.125 + 0.02 * small)
         top = max(1, round(w * 0.03))
         gx = round(cx - glyph.get_width() / 2)
