@@ -335,3 +335,17 @@ def test_turn_limit_ends_a_classic_hand(monkeypatch: pytest.MonkeyPatch) -> None
     assert s.ended == "turn limit" and s.turn == 12
     r = s.result()
     assert sorted(r.breakdown["places"]) == [0, 1, 2] and r.points[r.winners[0]] == 2.0
+
+
+def test_a_forced_skip_is_public_and_determinization_respects_it() -> None:
+    g = Pharaoh({"rules": "seed", "players": 2, "deck": "full", "hand_size": 5})
+    s = g.position(["8L 9B", "XB UA"], discard="7H", stock="")
+    play(s, "skip")  # seat 0 holds no heart and no Seven: a forced skip
+    d = g.deck
+    assert s.lock == 1 and s.excluded[0] == d.suit_mask(1) | g.rank_masks[0]
+    obs = s.observation(1)
+    (slot,) = obs.slots
+    assert slot.name == "hand0" and not slot.allowed & s.excluded[0]
+    for k in range(20):
+        det = determinize(obs, random.Random(k))
+        assert not det.hands[0] & s.excluded[0] and det.observation(1) == obs

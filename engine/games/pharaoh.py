@@ -30,6 +30,12 @@ reaches the number of players still in, or the draw counter three times that. A 
 the finished ones by fewest cards left; equal counts are ranked in reverse order of play within a round
 (counted from the seat that moved first in the hand): the one who plays last in a round ranks best.
 
+**Observations.** Other hands (unless ``open``) and the stock are hidden; the discard pile, every move
+(a draw without its card), the card counts and the counters are public. Determinization respects what is
+public: after a reshuffle the stock holds only cards of the reshuffled pile, and a seat that had to pass
+(classic: nothing to play or draw; seed: a skip that raised the lock counter) holds no card it could have
+started a play with, until it draws again.
+
 **Matches.** ``scoring`` = ``places``: a hand gives n-1 placement points to the winner, n-2 to the second,
 ..., 0 to the last; the first to ``target`` points (tie at the top: play on) wins; ``target`` 0 = one hand.
 ``scoring`` = ``penalty``: penalty points add up; the match ends when someone reaches ``penalty_limit``
@@ -216,7 +222,7 @@ class PharaohState(GameState):
 
     __slots__ = ("game", "hands", "counts", "stock", "discard", "active_suit", "pending_draw", "pending_skip",
                  "current", "dealer", "starter", "finished", "finish_turns", "turn", "lock", "skips",
-                 "reshuffles", "shuffle_seed", "history", "ended", "pool", "from_pool")
+                 "reshuffles", "shuffle_seed", "history", "ended", "pool", "from_pool", "excluded")
     game: Pharaoh
 
     def __init__(self, game: Pharaoh, hands: list[int], discard: list[int], stock: list[int], dealer: int,
@@ -243,6 +249,7 @@ class PharaohState(GameState):
         self.ended = ""
         self.pool = 0  # public: the cards shuffled into the stock at the last reshuffle (0 = none yet)
         self.from_pool = [0] * len(hands)  # public: cards each seat holds that it drew from that pool
+        self.excluded = [0] * len(hands)  # public: cards a seat cannot hold (it had to pass since its last draw)
 
     # --- basics -----------------------------------------------------------------------------------
     @property
@@ -288,6 +295,7 @@ class PharaohState(GameState):
         o.ended = self.ended
         o.pool = self.pool
         o.from_pool = self.from_pool[:]
+        o.excluded = self.excluded[:]
         return o
 
     # --- rules ------------------------------------------------------------------------------------
@@ -362,9 +370,6 @@ class PharaohState(GameState):
             out.append(DRAW if self.stock else SKIP)
         return out
 
-    def _has_play(self) -> bool:
-        return bool(self.hands[self.current] & self.start_mask())
-
     def do(self, move: int) -> None:
         g = self.game
         seat = self.current
@@ -391,6 +396,7 @@ class PharaohState(GameState):
         elif kind == DRAW:
             k = self.pending_draw or 1
             self.pending_draw = 0
+            self.excluded[seat] = 0
             for _ in range(k):
                 if not self.stock and g.classic:
                     self._reshuffle()
@@ -407,7 +413,10 @@ class PharaohState(GameState):
             if self.pending_skip:
                 self.pending_skip = 0
             else:
-                forced = not self._has_play() if not g.classic else True
+                start = self.start_mask()
+                forced = not self.hands[seat] & start if not g.classic else True
+                if forced:  # everyone sees that this seat holds none of these cards
+                    self.excluded[seat] |= start
                 self.skips += 1
                 self.lock = self.lock + 1 if forced else 0
                 active = self.num_players - len(self.finished)
@@ -517,10 +526,11 @@ class PharaohState(GameState):
         for s in hidden_hands:
             fresh = self.from_pool[s] if self.pool else 0
             old = self.counts[s] - fresh
+            allowed = unknown & ~self.excluded[s]
             if old:
-                slots.append(HiddenSlot(f"hand{s}", s, old, unknown & ~self.pool if self.pool else unknown))
+                slots.append(HiddenSlot(f"hand{s}", s, old, allowed & ~self.pool if self.pool else allowed))
             if fresh:
-                slots.append(HiddenSlot(f"hand{s}pool", s, fresh, unknown & pool))
+                slots.append(HiddenSlot(f"hand{s}pool", s, fresh, allowed & pool))
         if self.stock:
             slots.append(HiddenSlot("stock", -1, len(self.stock), unknown & pool, True))
         return Observation(seat, masked, unknown, slots)
@@ -635,6 +645,7 @@ class PharaohState(GameState):
             "shuffle_seed": self.shuffle_seed,
             "history": [[s, self.move_text(m)] for s, m in self.history], "ended": self.ended,
             "pool": self.game.deck.set_text(self.pool), "from_pool": list(self.from_pool),
+            "excluded": [self.game.deck.set_text(m) for m in self.excluded],
         }
 
     @classmethod
@@ -656,6 +667,7 @@ class PharaohState(GameState):
             s.ended = str(d["ended"])
             s.pool = deck.parse_set(d["pool"])
             s.from_pool = [_int(x, "from_pool") for x in d["from_pool"]]
+            s.excluded = [deck.parse_set(m) for m in d["excluded"]]
         except NotationError as e:
             raise StateFormatError(f"bad card or move in pharaoh state: {e}") from None
         return s
@@ -688,6 +700,8 @@ class PharaohState(GameState):
                 raise StateFormatError("a hand holds more cards than its count")
         if len(self.from_pool) != n or any(not 0 <= f <= c for f, c in zip(self.from_pool, self.counts, strict=True)):
             raise StateFormatError("bad from_pool counts")
+        if len(self.excluded) != n or any(h & x for h, x in zip(self.hands, self.excluded, strict=True)):
+            raise StateFormatError("a seat holds a card it was seen not to hold")
         if all(c >= 0 for c in self.stock) and sum(self.counts) == sum(map(popcount, self.hands)) \
                 and seen != g.deck.full_mask:
             raise StateFormatError(f"cards do not add up to the {g.deck.size}-card deck")
