@@ -290,3 +290,17 @@ def test_describe_move_flags_a_scopa() -> None:
     assert s.would_be_scopa(move)
     assert s.describe_move(move) == "plays Five of Coins taking Two of Cups, Three of Cups (scopa!)"
     assert s.describe_move(s.parse_move("2Sx2C")) == "plays Two of Swords taking Two of Cups"
+
+
+def test_round_scores_of_seeds_002_table_3_2() -> None:
+    # Piles with the statistics of the worked example (French suits mapped: diamonds = coins, hearts = cups,
+    # spades = swords, clubs = batons): cards 22-18, coins 5-5, settebello to the hand team, primiera 78-73
+    # (7D 7S 5C 7B against 6D 6S 7C AB), scope 1-3; round score 4-3.
+    hand_team = D.parse_set("7D 5D 4D 3D 2D 5C 4C 3C 2C JC HC KC 7S AS 5S JS 7B 6B 5B 4B 3B 2B")
+    deck_team = D.full_mask & ~hand_team
+    b = Scopone().side_points([hand_team, deck_team], [1, 3])
+    assert b["cards"] == [22, 18] and b["coins"] == [5, 5]
+    assert b["primiera_total"] == [78, 73]
+    assert b["points"] == {"cards": [1, 0], "coins": [0, 0], "settebello": [1, 0], "primiera": [1, 0],
+                           "scope": [1, 3]}
+    assert b["total"] == [4, 3]
