@@ -10,10 +10,10 @@ A study file (format ``cardtable-study``, version 1)::
      "conditions": [
         {"id": "ismcts", "seats": ["human", "ismcts:iterations=2000", "ismcts:iterations=2000",
                                    "ismcts:iterations=2000"]},
-        {"id": "rules", "label": "B", "seats": ["human", {"preset": "medium"}, "heuristic", "heuristic"]}]}
+        {"id": "rules", "label": "B", "seats": ["human", {"preset": "casual"}, "heuristic", "heuristic"]}]}
 
 * ``seats`` has one entry per player: ``"human"`` exactly once (at ``human_seat``), otherwise an agent SPEC
-  string or ``{"spec": SPEC, "preset": NAME}`` (the app resolves a preset without a spec).
+  string or ``{"spec": SPEC, "preset": LEVEL}``; a preset alone is resolved with ``engine.presets``.
 * Opponents are shown only under neutral names: ``Opponent <label>`` (``<label><k>`` when a condition has
   several AI opponents) and ``Partner <label>``; ``label`` defaults to A, B, C ... by condition position.
   A condition may give its own ``names`` (one per seat).
@@ -328,6 +328,8 @@ def _seat_spec(value: Any, game: Any, where: str) -> tuple[str, str]:
             raise StudyError(f"{where}: 'spec' and 'preset' must be texts")
         if preset and not SAFE_ID.match(preset):
             raise StudyError(f"{where}: bad preset name {preset[:40]!r}")
+        if preset:
+            spec = _preset_spec(game.name, preset, where) if not spec else spec
     else:
         raise StudyError(f"{where}: expected an agent SPEC text or {{\"spec\": ..., \"preset\": ...}}")
     if spec:
@@ -344,6 +346,18 @@ def _seat_spec(value: Any, game: Any, where: str) -> tuple[str, str]:
             except GameError as e:
                 raise StudyError(f"{where}: {e}") from None
     return spec, preset
+
+
+def _preset_spec(game: str, preset: str, where: str) -> str:
+    """The SPEC of a difficulty preset (``engine.presets``); empty when this build has no presets module."""
+    try:
+        from engine import presets
+    except ImportError:
+        return ""
+    try:
+        return presets.preset_spec(game, preset)
+    except GameError as e:
+        raise StudyError(f"{where}: {e}") from None
 
 
 # --- running a study ------------------------------------------------------------------------------------

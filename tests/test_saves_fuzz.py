@@ -181,7 +181,7 @@ def test_answer_validation_never_crashes(answers: Any) -> None:
 
 STUDY = {"format": "cardtable-study", "version": 1, "id": "fz", "game": "sueca", "human_seat": 0,
          "consent": "ok?", "conditions": [{"id": "a", "seats": ["human", "random", "random", "random"]},
-                                          {"id": "b", "seats": ["human", {"preset": "p"}, "random", "random"]}]}
+                                          {"id": "b", "seats": ["human", {"preset": "casual"}, "random", "random"]}]}
 
 
 @FUZZ

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import presets
 from saves import paths
 from saves.demo import make_agents, play_to_end
 from saves.records import RecordsDB
@@ -31,7 +32,7 @@ STUDY = {
     "conditions": [
         {"id": "rand", "seats": ["human", "random", "random", "random"]},
         {"id": "rand2", "seats": ["human", {"spec": "random", "preset": "easy"}, "random", "random"]},
-        {"id": "rand3", "label": "Z", "seats": ["human", {"preset": "hard"}, "random", {"preset": "hard"}]},
+        {"id": "rand3", "label": "Z", "seats": ["human", {"preset": "strong"}, "random", {"preset": "strong"}]},
     ],
 }
 
@@ -77,10 +78,12 @@ def test_study_loads_with_neutral_names(tmp_path: Path) -> None:
     assert names[2] == ["You", "Opponent Z1", "Partner Z", "Opponent Z2"]
     seat = study.conditions[1].seats[1]
     assert (seat.spec, seat.preset) == ("random", "easy")
-    assert study.conditions[2].seats[1].spec == "" and study.conditions[2].seats[1].preset == "hard"
+    strong = study.conditions[2].seats[1]
+    assert strong.preset == "strong" and strong.spec == presets.preset_spec("sueca", "strong")
     for c in study.conditions:  # nothing the participant sees names the agent
         for s in c.seats:
-            assert "random" not in s.label and "easy" not in s.label and "hard" not in s.label
+            assert "random" not in s.label and "easy" not in s.label and "strong" not in s.label
+            assert "ismcts" not in s.label
 
 
 def _mutated(change) -> dict:  # type: ignore[no-untyped-def]
@@ -101,6 +104,8 @@ def _mutated(change) -> dict:  # type: ignore[no-untyped-def]
     (lambda d: d["conditions"][0]["seats"].__setitem__(1, "alphago"), "unknown agent 'alphago'"),
     (lambda d: d["conditions"][0]["seats"].__setitem__(1, "random:depth=3"), "unknown parameter 'depth'"),
     (lambda d: d["conditions"][1].update(id="rand"), "duplicate id"),
+    (lambda d: d["conditions"][2]["seats"].__setitem__(1, {"preset": "godlike"}), "unknown level 'godlike'"),
+    (lambda d: d["conditions"][2]["seats"].__setitem__(1, "cheat"), "sees hidden cards"),
     (lambda d: d["conditions"][1].update(label="A"), "duplicate label"),
     (lambda d: d.update(extra=1), "unknown field 'extra'"),
     (lambda d: d.update(version=9), "newer"),
@@ -176,8 +181,8 @@ def test_a_participant_runs_through_the_study(tmp_path: Path) -> None:
         while (plan := run.next_game(db)) is not None:
             assert run.pending_survey(db) is None
             session = run.new_session(plan)
-            for seat in session.seats:
-                seat.spec = seat.spec or "random"  # the app resolves presets to specs
+            for seat in session.seats:  # fast players for the test (the plan's specs are checked above)
+                seat.spec = "random" if seat.kind == "ai" else ""
             play_to_end(session, make_agents(session))
             rid = db.record_game(session)
             assert run.pending_survey(db) == rid
@@ -189,3 +194,13 @@ def test_a_participant_runs_through_the_study(tmp_path: Path) -> None:
         assert played == [study.conditions[i].id for i in study.order_for(run.participant_index)]
         rows = db.conn.execute("SELECT study_id, participant, condition FROM games ORDER BY id").fetchall()
         assert [tuple(r) for r in rows] == [("perception-test", "P01", c) for c in played]
+
+
+def test_shipped_examples_load() -> None:
+    from saves.examples import example_path
+
+    study = load_study(example_path("study.json"))
+    assert study.questionnaire.id == "example-sueca-perception-q" and study.questionnaire.include_partners
+    assert len(study.conditions) == 3 and study.games_total == 6
+    assert all(s.spec for c in study.conditions for s in c.seats if s.kind == "ai")
+    assert len({tuple(p.condition.id for p in study.plan(i)) for i in range(6)}) == 6
