@@ -27,6 +27,7 @@ from saves import paths
 from saves.session import GameSession, Seat
 
 DB_FILE = "records.sqlite3"
+STATISTICS_GROUPS = ("game", "opponent", "game_opponent", "all")
 BUSY_TIMEOUT_MS = 10_000
 
 SCHEMA_MIGRATIONS: list[str] = [
@@ -534,17 +535,18 @@ class RecordsDB:
 
     # --- statistics -------------------------------------------------------------------------------------
     def statistics(self, by: str = "game") -> dict[str, Stats]:
-        """Human-perspective statistics grouped ``by`` ``"game"``, ``"opponent"`` or ``"all"``.
+        """Human-perspective statistics grouped ``by`` ``"game"``, ``"opponent"``, ``"game_opponent"``
+        (keys ``game/opponent``) or ``"all"`` (one key ``"all"``).
 
         Games are taken in the order they finished. With ``by="opponent"`` a game counts once for every
         distinct opponent type (preset, else agent spec) among the AI seats not on the human's team.
         """
-        if by not in ("game", "opponent", "all"):
-            raise ValueError(f"statistics by {by!r}: use 'game', 'opponent' or 'all'")
+        if by not in STATISTICS_GROUPS:
+            raise ValueError(f"statistics by {by!r}: use one of {', '.join(STATISTICS_GROUPS)}")
         rows = self.conn.execute(
             "SELECT id, game, human_seat, human_outcome, human_points FROM games "
             "WHERE human_seat IS NOT NULL ORDER BY finished_at, id").fetchall()
-        seats = self._seats_by_game([int(r["id"]) for r in rows]) if by == "opponent" else {}
+        seats = self._seats_by_game([int(r["id"]) for r in rows]) if "opponent" in by else {}
         out: dict[str, Stats] = {}
         for r in rows:
             if by == "game":
@@ -556,6 +558,8 @@ class RecordsDB:
                 human = int(r["human_seat"])
                 human_team = gseats[human][1] if human < len(gseats) else -1
                 keys = sorted({opponent_type(s) for s, team in gseats if s.kind == "ai" and team != human_team})
+                if by == "game_opponent":
+                    keys = [f"{r['game']}/{k}" for k in keys]
             for key in keys:
                 out.setdefault(key, Stats()).add(float(r["human_outcome"]), float(r["human_points"]))
         return out

@@ -47,6 +47,8 @@ class Settings:
     survey: str = "off"
     survey_every_n: int = 3
     player_name: str = ""
+    questionnaire_file: str = ""
+    """A researcher's questionnaire JSON used instead of the built-in one (empty = built-in)."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     def validate(self) -> list[str]:
@@ -115,6 +117,8 @@ def _valid(name: str, value: Any) -> bool:
         return isinstance(value, bool)
     if name == "player_name":
         return isinstance(value, str) and len(value) <= 64
+    if name == "questionnaire_file":
+        return isinstance(value, str) and len(value) <= 4096 and "\x00" not in value
     return True
 
 

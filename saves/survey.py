@@ -398,6 +398,18 @@ def default_questionnaire() -> Questionnaire:
     return Questionnaire.from_dict(json.loads(json.dumps(DEFAULT_QUESTIONNAIRE)), "default questionnaire")
 
 
+def configured_questionnaire(settings: Settings) -> tuple[Questionnaire, list[str]]:
+    """The questionnaire to show: ``settings.questionnaire_file`` when set and valid, else the built-in one
+    (with a warning naming the problem; the file is only read, never changed)."""
+    if not settings.questionnaire_file:
+        return default_questionnaire(), []
+    try:
+        return load_questionnaire(Path(settings.questionnaire_file).expanduser()), []
+    except QuestionnaireError as e:
+        return default_questionnaire(), [f"the questionnaire file could not be used ({e}); "
+                                         "showing the built-in questionnaire"]
+
+
 # --- when to show, and storing answers ------------------------------------------------------------------
 def survey_due(settings: Settings, games_finished: int, in_study: bool = False) -> bool:
     """Whether to show the questionnaire after a game: always in a study, else per the settings rule."""

@@ -101,6 +101,24 @@ def test_statistics_from_the_human_point_of_view(db: RecordsDB) -> None:
     by_opp = db.statistics("opponent")
     assert set(by_opp) == {"easy", "hard", "random"}  # seat 3 keeps the plain "random" spec
     assert by_opp["easy"].games == 4 and by_opp["random"].games == 8
+    assert db.statistics("game_opponent")["sueca/easy"] == by_opp["easy"]
+    with pytest.raises(ValueError, match="statistics by 'seat'"):
+        db.statistics("seat")
+
+
+def test_delete_removes_linked_rows(db: RecordsDB) -> None:
+    from saves.survey import save_answers
+
+    keep, gone = db.record_game(_finished(1)), db.record_game(_finished(2))
+    answers = {"skill": {1: 5, 3: 2}, "human_likeness": {1: 4, 3: 4}, "predictability": {1: 1, 3: 7},
+               "fairness": {1: 2, 3: 6}, "enjoyment": 6}
+    save_answers(gone, answers, db=db)
+    db.delete_game(gone)
+    assert [g.id for g in db.list_games()] == [keep]
+    for table in ("seats", "hands", "moves", "survey_responses"):
+        column = "game_id"
+        assert db.conn.execute(f"SELECT COUNT(*) FROM {table} WHERE {column} = ?", (gone,)).fetchone()[0] == 0
+    assert db.conn.execute("SELECT COUNT(*) FROM survey_answers").fetchone()[0] == 0
 
 
 def test_stats_streaks() -> None:

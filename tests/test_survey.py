@@ -153,3 +153,19 @@ def test_when_to_show() -> None:
     assert not survey_due(Settings(survey="off"), 3)
     assert survey_due(Settings(survey="every_n", survey_every_n=2), 4)
     assert not survey_due(Settings(survey="every_n", survey_every_n=2), 3)
+
+
+def test_configured_questionnaire_file(tmp_path: Path) -> None:
+    from saves.survey import configured_questionnaire
+
+    assert configured_questionnaire(Settings())[0].id == "cardtable-default"
+    path = tmp_path / "mine.json"
+    doc = json.loads(json.dumps(DEFAULT_QUESTIONNAIRE))
+    doc["id"] = "mine"
+    path.write_text(json.dumps(doc))
+    q, warnings = configured_questionnaire(Settings(questionnaire_file=str(path)))
+    assert q.id == "mine" and warnings == []
+    path.write_text("{broken")
+    q, warnings = configured_questionnaire(Settings(questionnaire_file=str(path)))
+    assert q.id == "cardtable-default" and "mine.json: not valid JSON" in warnings[0]
+    assert path.read_text() == "{broken"
