@@ -99,6 +99,9 @@ class TrickView:
             played |= 1 << c
         self.played = played
         self.out: int = g.deck.full_mask & ~self.hand & ~played
+        own_discards = getattr(st, "discards", 0)  # Moss Side Whist: the leader knows its discards
+        if isinstance(own_discards, int):
+            self.out &= ~own_discards
         # Cards each seat may hold: what is known to be there plus the hidden slots it owns.
         self.possible = [st.hands[s] if s != obs.seat else self.hand for s in range(self.n)]
         for slot in obs.slots:
