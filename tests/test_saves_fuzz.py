@@ -222,3 +222,20 @@ def test_damaged_records_database_never_crashes(tmp_path: Path, damage: str) -> 
         assert "moved to" in db.warnings[0]
     (aside,) = tmp_path.glob("r.sqlite3.corrupt-*")
     assert aside.read_bytes() == data  # kept byte for byte for recovery
+
+
+@FUZZ
+@given(data=st.one_of(st.binary(max_size=200), st.just(b"[" * 100_000), st.just(b"\xef\xbb\xbf{}"),
+                      st.just(json.dumps(STUDY).encode()[:50]), st.just(b'{"version": 1e999}')))
+def test_study_and_questionnaire_files_with_random_bytes(data: bytes) -> None:
+    from saves.study import load_study
+    from saves.survey import load_questionnaire
+
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "file.json"
+        path.write_bytes(data)
+        with pytest.raises(StudyError, match="^file.json: "):
+            load_study(path)
+        with pytest.raises(QuestionnaireError, match="^file.json: "):
+            load_questionnaire(path)
+        assert path.read_bytes() == data
