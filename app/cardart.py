@@ -552,7 +552,8 @@ def size_for_width(width: int) -> tuple[int, int]:
 
 
 def _radius(width: int) -> float:
-    return max(2.0, width * 0.07)
+    """Corner radius in pixels (the table's overlays use the same ``max(3, width // 12)``)."""
+    return float(max(3, width // 12))
 
 
 @lru_cache(maxsize=64)

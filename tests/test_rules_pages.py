@@ -18,7 +18,10 @@ def test_every_registered_game_has_a_page() -> None:
 def test_page_exists_and_parses(game: str, lang: str) -> None:
     path = rules_pages.rules_path(game, lang)
     assert path.is_file(), f"missing {path}"
-    blocks = parse_markdown(load_rules(game, lang))
+    text = load_rules(game, lang)
+    # one line per bullet (no indented continuations), so line-based renderers show every bullet whole
+    assert not [line for line in text.splitlines() if line.startswith((" ", "\t"))]
+    blocks = parse_markdown(text)
     assert blocks[0].kind == "heading" and blocks[0].level == 1
     assert sum(b.kind == "heading" and b.level == 1 for b in blocks) == 1
     assert sum(b.kind == "heading" and b.level == 2 for b in blocks) >= 6
