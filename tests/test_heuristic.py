@@ -8,6 +8,7 @@ import pytest
 
 from engine import agents, registry
 from engine.agents.heuristic import HeuristicAgent
+from engine.cards import popcount
 from engine.games.sueca import SuecaState
 from tests.agent_checks import fairness_check, games_available, play_out
 
@@ -122,3 +123,163 @@ def test_heuristic_deterministic():
 def test_registry_builds_heuristic():
     agent = agents.make("heuristic", registry.create("sueca"))
     assert agent.fair and agent.spec == "heuristic"
+
+
+# --- Hearts ------------------------------------------------------------------------------------------------
+def hearts_position(mine: str, trick: list[str] = (), leader: int = 1, won: dict[int, str] | None = None,
+                    passing: bool = False, broken: bool = True):
+    """Seat 0 holds ``mine``; the other cards are spread over seats 1-3; ``won`` credits cards to seats."""
+    from engine.games.hearts import HeartsState
+    game = registry.create("hearts", {"target": 0, "passing": "left" if passing else "none"})
+    d = game.deck
+    h0 = d.parse_set(mine)
+    t = d.parse_list(" ".join(trick))
+    w = {s: d.parse_set(x) for s, x in (won or {}).items()}
+    used = h0 | sum(1 << c for c in t) | sum(w.values())
+    rest = [c for c in range(52) if not used >> c & 1]
+    hands = [h0, 0, 0, 0]
+    for i, c in enumerate(rest):
+        hands[1 + i % 3] |= 1 << c
+    st = HeartsState(game, hands, 3, 1 if passing else 0)
+    if not passing:
+        for s, m in w.items():
+            st.won[s] = m
+            st.tricks_won[s] = max(1, popcount(m) // 4)
+        st.tricks_won[2] += 1  # past the first trick
+        st.trick = t
+        st.leader = leader
+        st.current = (leader + len(t)) % 4
+        st.hearts_broken = broken
+    return st
+
+
+def test_hearts_pass_queen_then_high_hearts():
+    st = hearts_position("QS 3S 4S AH KH 2C 5C 7C 9D TD JD 3H 6D", passing=True)
+    agent = HeuristicAgent(st.game)
+    passed = []
+    for _ in range(3):
+        m = agent.choose(st.observation(0), random.Random(0))
+        assert agent.last_rule == "pass-danger"
+        passed.append(st.move_text(m))
+        st.apply(m)
+    assert passed == ["pass QS", "pass AH", "pass KH"]
+
+
+def test_hearts_pass_keeps_a_protected_queen():
+    from engine.agents.heuristic import hearts_pass_danger
+    game = registry.create("hearts")
+    d = game.deck
+    danger = hearts_pass_danger(game, d.parse_set("QS 2S 3S 4S 5S AH KH 2C 5C 7C 9D TD JD"))
+    assert danger[d.parse("AH")] > danger[d.parse("QS")]
+
+
+def test_hearts_duck_under_the_winner():
+    st = hearts_position("QD 4D AD 2C", ["9D", "KD", "3D"], leader=1)
+    assert choose(st) == ("QD", "duck")
+
+
+def test_hearts_dump_the_queen_when_void():
+    st = hearts_position("QS 4D AH 2H", ["5C", "KC", "3C"], leader=1)
+    assert choose(st) == ("QS", "dump-queen")
+
+
+def test_hearts_dump_high_hearts_when_void_without_the_queen():
+    st = hearts_position("4D AH 2H", ["5C", "KC", "3C"], leader=1)
+    assert choose(st) == ("AH", "dump-danger")
+
+
+def test_hearts_last_player_forced_to_win_takes_with_the_highest():
+    st = hearts_position("9D KD 2C", ["2D", "3D", "4D"], leader=1)
+    assert choose(st) == ("KD", "last-take-high")
+
+
+def test_hearts_lead_low_and_stay_out_of_spades_with_the_queen():
+    st = hearts_position("QS 5S 2D 9C KC", [], leader=0)
+    move, rule = choose(st)
+    assert rule == "lead-safe" and move in ("2D",)
+
+
+def test_hearts_block_an_opponents_moon():
+    # Seat 3 has taken every point (QS and hearts); it now leads a heart: win it from them.
+    st = hearts_position("AH 3H 2C", ["KH"], leader=3, won={3: "QS 2H 4H 5H 6H 7H 8H 9H"})
+    assert choose(st) == ("AH", "block-moon")
+
+
+# --- Moss Side Whist ---------------------------------------------------------------------------------------
+def test_whist_dls_discards_lowest_non_honours_of_the_shortest_suit():
+    from engine.agents.heuristic import whist_dls_discards
+    game = registry.create("mosssidewhist")
+    d = game.deck
+    hand = d.parse_set("2C 5C AC 3D 4D 6D JD QD 2H 3H 7H 9H TH KH 2S 5S 8S 9S QS AS")
+    assert [d.text(c) for c in whist_dls_discards(game, hand)] == ["2C", "5C", "3D", "4D"]
+
+
+def test_whist_leader_discards_by_dls_then_ruffs_when_void():
+    game = registry.create("mosssidewhist")
+    st = game.new_hand(random.Random(4))
+    leader = st.current
+    agent = HeuristicAgent(game)
+    from engine.agents.heuristic import whist_dls_discards
+    expected = whist_dls_discards(game, st.hands[leader])
+    m = agent.choose(st.observation(leader), random.Random(0))
+    assert agent.last_rule == "dls-discard" and m & ~256 == expected[0]
+    # A void seat ruffs a side-suit lead with its lowest winning spade.
+    from engine.games.mosssidewhist import MossSideWhistState
+    d = game.deck
+    hands = [d.parse_set("2S 9S 4D"), d.parse_set("3H 5D 6D"), d.parse_set("4H 7D 8D")]
+    ws = MossSideWhistState(game, hands, 1, 0)
+    ws.discards_done = 4
+    ws.trick = [d.parse("KH"), d.parse("AH")]
+    ws.leader, ws.current = 1, 0
+    ws.hands[1] = d.parse_set("5D 6D")
+    ws.hands[2] = d.parse_set("7D 8D")
+    assert choose(ws) == ("2S", "ruff")
+
+
+def test_whist_ese_bias_places_a_shown_out_suit_with_the_other_opponent():
+    from engine.agents.heuristic import whist_ese_bias
+    game = registry.create("mosssidewhist")
+    st = game.new_hand(random.Random(2))
+    rng = random.Random(0)
+    while st.discards_done < 4 or not any(st.voids):
+        if st.is_terminal():
+            pytest.skip("no void in this deal")
+        moves = st.legal_moves()
+        st.apply(moves[int(rng.random() * len(moves))])
+    seat = st.current
+    obs = st.observation(seat)
+    m = whist_ese_bias(obs)
+    assert m.shape == (len(obs.slots), 52)
+    assert (m[m > 0] >= 0.05).all() and m.max() > 1.0
+
+
+# --- Bisca -------------------------------------------------------------------------------------------------
+def test_bisca_swaps_a_low_exchange_card_for_a_better_face_up_trump():
+    game = registry.create("bisca", {"trump_exchange": "2"})
+    for seed in range(300):
+        st = game.new_hand(random.Random(seed))
+        swaps = [m for m in st.legal_moves() if m >= 40]
+        if swaps:
+            assert choose(st)[1] == "trump-exchange"
+            return
+    raise AssertionError("no deal with a trump exchange in 300 seeds")
+
+
+def test_bisca_second_player_takes_an_ace_with_a_low_trump():
+    from engine.games.bisca import BiscaState
+    game = registry.create("bisca")
+    assert issubclass(game.state_class(), BiscaState)
+    for seed in range(400):
+        st = game.new_hand(random.Random(seed))
+        lead = next((c for c in st.legal_moves() if game.card_points[c] == 11 and game.suit_of[c] != st.trump), None)
+        if lead is None:
+            continue
+        st.apply(lead)
+        me = st.hands[st.current]
+        same = [c for c in range(40) if me >> c & 1 and game.suit_of[c] == game.suit_of[lead]]
+        low_trumps = [c for c in range(40) if me >> c & 1 and game.suit_of[c] == st.trump and game.card_points[c] == 0]
+        if not same and low_trumps:
+            move, rule = choose(st)
+            assert rule == "ruff" and game.card_points[game.deck.parse(move)] == 0
+            return
+    raise AssertionError("no suitable deal")
