@@ -239,18 +239,21 @@ def test_whist_leader_discards_by_dls_then_ruffs_when_void():
 def test_whist_ese_bias_places_a_shown_out_suit_with_the_other_opponent():
     from engine.agents.heuristic import whist_ese_bias
     game = registry.create("mosssidewhist")
-    st = game.new_hand(random.Random(2))
     rng = random.Random(0)
-    while st.discards_done < 4 or not any(st.voids):
-        if st.is_terminal():
-            pytest.skip("no void in this deal")
+    st = game.new_hand(rng)
+    while st.discards_done < 4 or not any(st.voids[s] for s in range(3) if s != st.current):
+        assert not st.is_terminal()
         moves = st.legal_moves()
         st.apply(moves[int(rng.random() * len(moves))])
     seat = st.current
     obs = st.observation(seat)
     m = whist_ese_bias(obs)
     assert m.shape == (len(obs.slots), 52)
-    assert (m[m > 0] >= 0.05).all() and m.max() > 1.0
+    void_seat = next(s for s in range(3) if s != seat and st.voids[s])
+    suit = next(x for x in range(4) if st.voids[void_seat] >> x & 1)
+    other = next(i for i, sl in enumerate(obs.slots) if sl.owner not in (seat, void_seat, -1))
+    cards = [c for c in range(52) if c // 13 == suit and obs.unknown >> c & 1]
+    assert all(m[other, c] >= 4.0 for c in cards)
 
 
 # --- Bisca -------------------------------------------------------------------------------------------------
