@@ -39,6 +39,8 @@ ASPECT = 3.5 / 2.5
 """Card height / width."""
 
 HIGHLIGHT_KINDS = ("legal", "illegal", "selected", "hover")
+MAX_CACHED_WIDTHS = 8
+"""Widths whose rendered faces a :class:`CardArt` keeps (the oldest width is dropped first)."""
 
 # ---------------------------------------------------------------------------------------------------------
 # Colours
@@ -545,6 +547,13 @@ def _check_style(style: str) -> None:
 # Card bodies and backs
 
 
+def _pixels(value: object) -> int:
+    """A pixel count from an int-like number; a clear error for anything else."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"card width must be a number of pixels, got {value!r}")
+    return int(value)
+
+
 def size_for_width(width: int) -> tuple[int, int]:
     """Pixel size (width, height) of a card ``width`` pixels wide (aspect 2.5 : 3.5)."""
     width = max(8, int(width))
@@ -556,7 +565,7 @@ def _radius(width: int) -> float:
     return float(max(3, width // 12))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
 def _blank(width: int, fill: RGB = PAPER, edge: RGB = EDGE) -> pygame.Surface:
     """A rounded card body with a thin edge, anti-aliased by supersampling."""
     w, h = size_for_width(width)
@@ -569,7 +578,7 @@ def _blank(width: int, fill: RGB = PAPER, edge: RGB = EDGE) -> pygame.Surface:
     return pygame.transform.smoothscale(big, (w, h))
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=16)
 def _back(width: int, base: RGB, line: RGB) -> pygame.Surface:
     w, h = size_for_width(width)
     ss = 2 if w >= 60 else 3
@@ -891,8 +900,9 @@ class CardArt:
         self.style = style
         self.family = _family(self.deck)
         self._symbols = _symbols(self.deck)
-        self._faces: dict[tuple[int, int], pygame.Surface] = {}
-        self._marked: dict[tuple[int, int, str], pygame.Surface] = {}
+        # rendered faces per width, oldest width first; at most MAX_CACHED_WIDTHS widths are kept so that
+        # resizing the window does not grow memory without bound
+        self._faces: dict[int, dict[int | tuple[int, str], pygame.Surface]] = {}
 
     # -- sizes
     @staticmethod
@@ -910,24 +920,40 @@ class CardArt:
     # -- faces
     def face(self, card: int, width: int) -> pygame.Surface:
         """The face of engine card index ``card``, ``width`` pixels wide; cached per (card, width)."""
-        width = int(width)
-        key = (card, width)
-        surf = self._faces.get(key)
+        if type(width) is not int:
+            width = _pixels(width)
+        cache = self._faces.get(width)
+        if cache is None:
+            cache = self._cache_for(width)
+        surf = cache.get(card)
         if surf is None:
-            if not isinstance(card, int) or not 0 <= card < self.deck.size:
+            if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < self.deck.size:
                 raise ValueError(f"card index {card!r} is outside the {self.deck_name} deck (0..{self.deck.size - 1})")
-            surf = self._render(card, width)
-            self._faces[key] = surf
+            surf = self._render(card, int(width))
+            cache[card] = surf
         return surf
 
     def face_marked(self, card: int, width: int, kind: str) -> pygame.Surface:
         """:func:`highlight` applied to :meth:`face`, cached."""
-        key = (card, int(width), kind)
-        surf = self._marked.get(key)
+        if type(width) is not int:
+            width = _pixels(width)
+        cache = self._faces.get(width)
+        if cache is None:
+            cache = self._cache_for(width)
+        surf = cache.get((card, kind))
         if surf is None:
             surf = highlight(self.face(card, width), kind)
-            self._marked[key] = surf
+            cache[(card, kind)] = surf
         return surf
+
+    def _cache_for(self, width: int) -> dict[int | tuple[int, str], pygame.Surface]:
+        if width < 1:
+            raise ValueError(f"card width must be at least 1 pixel, got {width}")
+        while len(self._faces) >= MAX_CACHED_WIDTHS:
+            del self._faces[next(iter(self._faces))]
+        cache: dict[int | tuple[int, str], pygame.Surface] = {}
+        self._faces[width] = cache
+        return cache
 
     def highlight(self, surface: pygame.Surface, kind: str) -> pygame.Surface:
         """See the module-level :func:`highlight`."""
@@ -940,7 +966,6 @@ class CardArt:
     def clear_cache(self) -> None:
         """Forget rendered faces (e.g. after many window resizes)."""
         self._faces.clear()
-        self._marked.clear()
 
     # -- drawing
     def _render(self, card: int, width: int) -> pygame.Surface:

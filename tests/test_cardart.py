@@ -10,7 +10,7 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from app import fonts  # noqa: E402
-from app.cardart import STYLES, CardArt, highlight, size_for_width, symbol_sprite  # noqa: E402
+from app.cardart import MAX_CACHED_WIDTHS, STYLES, CardArt, highlight, size_for_width, symbol_sprite  # noqa: E402
 from engine.cards import DECKS  # noqa: E402
 
 WIDTHS = (40, 73, 128)
@@ -97,6 +97,17 @@ def test_four_colour_french_suits_have_four_distinct_index_colours() -> None:
     assert len(colours) == 4
 
 
+def test_face_cache_keeps_a_bounded_number_of_widths() -> None:
+    art = CardArt("pharaoh15")
+    first = art.face(3, 50)
+    assert art.face(3, 50.0) is first  # a float width finds the same cached face
+    for width in range(51, 51 + MAX_CACHED_WIDTHS):
+        art.face(3, width)
+    assert len(art._faces) == MAX_CACHED_WIDTHS
+    again = art.face(3, 50)  # 50 was the oldest width and has been dropped: rendered again, identical
+    assert again is not first and _signature(again) == _signature(first)
+
+
 def test_bad_input_is_rejected_clearly() -> None:
     with pytest.raises(ValueError, match="unknown deck"):
         CardArt("tarot78")
@@ -105,6 +116,10 @@ def test_bad_input_is_rejected_clearly() -> None:
     art = CardArt("pharaoh15")
     with pytest.raises(ValueError, match="outside the pharaoh15 deck"):
         art.face(15, 80)
+    with pytest.raises(ValueError, match="must be a number of pixels"):
+        art.face(0, "80")
+    with pytest.raises(ValueError, match="at least 1 pixel"):
+        art.face(0, 0)
     with pytest.raises(ValueError, match="unknown highlight"):
         highlight(art.face(0, 80), "glow")
     with pytest.raises(ValueError, match="suit index"):
