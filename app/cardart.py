@@ -635,9 +635,16 @@ class _FigurePalette:
     tint: RGB
 
 
-def _figure_palette(look: SuitLook, family: str) -> _FigurePalette:
+# classic Italian courts wear robes that set off their (multi-coloured) suit signs
+_ITALIAN_CLASSIC_ROBES: dict[str, RGB] = {"coin": (52, 84, 168), "cup": (40, 128, 74), "sword": (186, 40, 44),
+                                          "baton": (52, 110, 160)}
+
+
+def _figure_palette(look: SuitLook, family: str, style: str) -> _FigurePalette:
     """Court colours: the suit's colour for the robe, a contrasting second colour, gold trim."""
     robe = look.index if family == "french" else look.main
+    if family == "italian" and style == "classic":
+        robe = _ITALIAN_CLASSIC_ROBES[look.symbol]
     if robe == BLACK:
         robe = (44, 44, 54)
     if robe == STEEL:
@@ -813,7 +820,7 @@ def _court_art(deck: Deck, style: str, suit: int, rank: int, w: int, h: int) -> 
     family = _family(deck)
     symbol = _symbols(deck)[suit]
     look = _LOOKS[(style, symbol)]
-    pal = _figure_palette(look, family)
+    pal = _figure_palette(look, family, style)
     kind = deck.ranks[rank]
     ss = 2
     W, H = w * ss, h * ss
@@ -843,10 +850,15 @@ def _court_art(deck: Deck, style: str, suit: int, rank: int, w: int, h: int) -> 
             rider = pygame.Rect(frame.x + round(frame.w * 0.3), frame.y + round(frame.h * 0.01),
                                 round(frame.w * 0.66), round(frame.h * 0.5))
             _draw_person(big, rider, "J", pal, hold=False)
-            sh = round(frame.h * 0.2)
-            spr = _symbol_sprite(symbol, style, sh)
-            big.blit(spr, (frame.x + round(frame.w * 0.63) - spr.get_width() // 2,
-                           rider.bottom - round(sh * 0.55)))
+            if symbol in _TALL_SYMBOLS:  # the rider holds the sword or baton raised diagonally
+                spr = _symbol_sprite(symbol, style, round(frame.h * 0.42), 28)
+                big.blit(spr, (frame.x + round(frame.w * 0.72) - spr.get_width() // 2,
+                               rider.y + round(rider.h * 0.78) - spr.get_height() // 2))
+            else:
+                sh = round(frame.h * 0.2)
+                spr = _symbol_sprite(symbol, style, sh)
+                big.blit(spr, (frame.x + round(frame.w * 0.63) - spr.get_width() // 2,
+                               rider.bottom - round(sh * 0.55)))
         else:
             bust = pygame.Rect(frame.x, frame.y, frame.w, round(frame.h * 0.56))
             pen = _Pen(big, frame, pal.dark)
@@ -855,9 +867,13 @@ def _court_art(deck: Deck, style: str, suit: int, rank: int, w: int, h: int) -> 
             pen.poly(pal.robe2, [(0.44, v0), (0.56, v0), (0.62, 1.0), (0.38, 1.0)])
             pen.line(pal.trim, [(0.08, 0.95), (0.92, 0.95)], 0.04)
             _draw_person(big, bust, "K" if kind == "K" else "J", pal, hold=False)
-            sh = round(frame.h * 0.28)
-            spr = _symbol_sprite(symbol, style, sh)
-            big.blit(spr, (frame.centerx - spr.get_width() // 2, bust.bottom - round(sh * 0.45)))
+            if symbol in _TALL_SYMBOLS:  # held across the body
+                spr = _symbol_sprite(symbol, style, round(frame.h * 0.54), -30)
+                big.blit(spr, (frame.centerx - spr.get_width() // 2, bust.bottom - spr.get_height() // 2))
+            else:
+                sh = round(frame.h * 0.28)
+                spr = _symbol_sprite(symbol, style, sh)
+                big.blit(spr, (frame.centerx - spr.get_width() // 2, bust.bottom - round(sh * 0.45)))
     pygame.draw.rect(big, pal.dark, frame, lw)
     pygame.draw.rect(big, pal.trim, frame.inflate(-4 * lw, -4 * lw), lw)
     return pygame.transform.smoothscale(big, (w, h))
