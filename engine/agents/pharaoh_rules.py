@@ -319,7 +319,7 @@ class BacktrackAgent(_PharaohAgent):
                    "else smallest (seeds/004 BT; open cards)")
     fair = False
     params = (Option("depth", 9, "search depth limit in plies", type=int, min=1, max=30),
-              Option("nodes", 1500, "node limit per decision (then the best found so far)", type=int, min=10,
+              Option("nodes", 1200, "node limit per decision (then the best found so far)", type=int, min=10,
                      max=10_000_000))
 
     def choose(self, obs: Observation, rng: random.Random, budget: Budget | None = None) -> int:
