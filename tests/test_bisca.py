@@ -305,6 +305,9 @@ def test_bad_json_raises_state_format_error():
     nostock = json.loads(state.to_json())
     del nostock["state"]["stock"]
     cases.append(nostock)
+    history = json.loads(state.to_json())
+    history["state"]["history"].append([0, 3])
+    cases.append(history)
     for case in cases:
         with pytest.raises(StateFormatError):
             game.state_from_json(case)

@@ -224,6 +224,7 @@ def test_passes_are_hidden_and_delivered_together(hand_index, offset):
             assert {s.name for s in obs.slots} == {"hand0", "hand1", "hand3", "pass0", "pass1"}
             sample = determinize(obs, random.Random(1))
             assert popcount(sample.passed[0]) == 3 and sample.observation(2) == obs
+            sample.validate()
             mine = state.observation(0)
             assert [m for s, m in mine.state.history[:3]] == [m for s, m in state.history[:3]]
             assert mine.state.passed[0] == state.passed[0]
@@ -239,7 +240,9 @@ def test_passes_are_hidden_and_delivered_together(hand_index, offset):
     third = next(s for s in range(1, 4) if s != target)
     assert not state.observation(third).state.hands[target] & state.passed[0]
     for _ in range(5):
-        assert determinize(obs0, rng).observation(0) == obs0
+        sample = determinize(obs0, rng)
+        assert sample.observation(0) == obs0
+        sample.validate()
 
 
 def test_fairness_of_pass_observations():
@@ -297,7 +300,8 @@ def test_bad_json_and_illegal_moves():
                    lambda d: d["state"].__setitem__("passes_done", 13),
                    lambda d: d["state"].__setitem__("hearts_broken", "no"),
                    lambda d: d["state"].__setitem__("trump", 2),
-                   lambda d: d["state"]["hands"].__setitem__(1, d["state"]["hands"][2])):
+                   lambda d: d["state"]["hands"].__setitem__(1, d["state"]["hands"][2]),
+                   lambda d: d["state"]["history"].append([1, 5 | PASS_FLAG])):
         d = json.loads(state.to_json())
         mutate(d)
         with pytest.raises(StateFormatError):

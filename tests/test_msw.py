@@ -59,6 +59,7 @@ def test_discards_are_hidden_from_the_others_and_known_to_the_leader():
         assert popcount(obs.unknown) == 18 + 16 + 2
         sample = determinize(obs, random.Random(seat))
         assert popcount(sample.discards) == 2 and sample.observation(seat) == obs
+        sample.validate()
     leader = state.observation(0)
     assert leader.state.discards == state.discards
     assert all(s.name != "discards" for s in leader.slots)
@@ -168,3 +169,18 @@ def test_hidden_discard_has_a_text():
     play(state, f"discard {lowest(state, 1, 0)[0]}")
     obs = state.observation(2)
     assert obs.state.move_text(obs.state.history[0][1]) == "discard (face down)"
+
+
+def test_history_must_match_the_cards():
+    game = MossSideWhist()
+    state = game.new_hand(random.Random(2))
+    play(state, ",".join(f"discard {c}" for c in lowest(state, 4, 0)))
+    play(state, D.text(state.legal_moves()[0]))
+    d = json.loads(state.to_json())
+    d["state"]["history"][-1][1] = d["state"]["history"][-1][1] ^ 1
+    with pytest.raises(StateFormatError, match="history"):
+        game.state_from_json(d)
+    d = json.loads(state.to_json())
+    d["state"]["history"][0][0] = 1
+    with pytest.raises(StateFormatError, match="only the leader discards"):
+        game.state_from_json(d)

@@ -461,3 +461,15 @@ class BiscaState(TrickState):
             raise StateFormatError("captured cards do not match the number of tricks won")
         if self.revealed & ~sum(self.hands):
             raise StateFormatError("revealed cards must be in hands")
+        played = swaps = 0
+        for seat, move in self.history:
+            if not 0 <= seat < n:
+                raise StateFormatError(f"history seat {seat} out of range")
+            if move >= 0 and move & SWAP_FLAG and (move ^ SWAP_FLAG) < deck.size:
+                swaps += 1
+            elif 0 <= move < deck.size and not played >> move & 1:
+                played |= 1 << move
+            else:
+                raise StateFormatError(f"bad move {move} in the history")
+        if played != sum(self.won) | sum(1 << c for c in self.trick) or swaps > 1:
+            raise StateFormatError("the history does not match the cards played")

@@ -485,3 +485,23 @@ class HeartsState(TrickState):
             raise StateFormatError(f"cards missing from the state: {deck.set_text(deck.full_mask & ~everything)}")
         if sum(popcount(w) for w in self.won) != 4 * sum(self.tricks_won):
             raise StateFormatError("captured cards do not match the number of tricks won")
+        played = passes = 0
+        for seat, move in self.history:
+            if not 0 <= seat < 4:
+                raise StateFormatError(f"history seat {seat} out of range")
+            if move == HIDDEN_MOVE:  # another seat's pass, as a sampled observation state records it
+                passes += 1
+                continue
+            card = move ^ PASS_FLAG if move >= 0 and move & PASS_FLAG else move
+            if not 0 <= card < deck.size:
+                raise StateFormatError(f"bad move {move} in the history")
+            if move & PASS_FLAG:
+                if not self.passed[seat] >> card & 1:
+                    raise StateFormatError(f"history passes {deck.text(card)} but seat {seat} did not pass it")
+                passes += 1
+            elif played >> card & 1:
+                raise StateFormatError(f"history plays {deck.text(card)} twice")
+            else:
+                played |= 1 << card
+        if passes != self.passes_done or played != sum(self.won) | sum(1 << c for c in self.trick):
+            raise StateFormatError("the history does not match the passes and cards played")

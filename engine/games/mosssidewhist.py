@@ -291,3 +291,23 @@ class MossSideWhistState(TrickState):
                 raise StateFormatError(f"seat {s} holds {popcount(self.hands[s])} cards; expected {expected[s]}")
         if sum(self.tricks_won) * 3 != sum(popcount(w) for w in self.won):
             raise StateFormatError("captured cards do not match the number of tricks won")
+        played = discarded = discard_moves = 0
+        for seat, move in self.history:
+            if move == HIDDEN_MOVE and seat == self.hand_leader:  # as a sampled observation state records it
+                discard_moves += 1
+                continue
+            card = move ^ PASS_FLAG if move >= 0 and move & PASS_FLAG else move
+            if not 0 <= seat < 3 or not 0 <= card < deck.size:
+                raise StateFormatError(f"bad history entry {[seat, move]}")
+            if move & PASS_FLAG:
+                if seat != self.hand_leader:
+                    raise StateFormatError("only the leader discards")
+                discarded |= 1 << card
+                discard_moves += 1
+            elif played >> card & 1:
+                raise StateFormatError(f"history plays {deck.text(card)} twice")
+            else:
+                played |= 1 << card
+        in_play = sum(self.won) | sum(1 << c for c in self.trick)
+        if discarded & ~self.discards or discard_moves != self.discards_done or played != in_play:
+            raise StateFormatError("the history does not match the discards and cards played")
