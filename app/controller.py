@@ -75,6 +75,8 @@ class Controller:
     listeners: list[Callable[[str, int, int], None]] = field(default_factory=list)
     hand_result: HandResult | None = None
     ai_progress: float | None = None
+    hint_spec: str | None = None
+    """Agent SPEC of the hint (None = the game's "strong" preset)."""
 
     def __post_init__(self) -> None:
         if self.worker is None:
@@ -162,7 +164,10 @@ class Controller:
         self.hold_until = 0.0
 
     def _request(self, seat: int, hint: bool) -> None:
-        spec = self.seats[seat].spec if not hint else workers.preset_spec(self.match.game.name, HINT_LEVEL)
+        if hint:
+            spec = self.hint_spec or workers.preset_spec(self.match.game.name, HINT_LEVEL)
+        else:
+            spec = self.seats[seat].spec
         if not spec:
             spec = "random"
         seed = derive_seed(self.session.seed, "hint" if hint else "ai", self.match.hand_index, self.session.ply)

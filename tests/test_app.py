@@ -1,0 +1,317 @@
+"""Headless app tests (SDL dummy driver, synthetic events): play by clicking, hotseat privacy, capture choice,
+resize, language switch, AI worker crash."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame  # noqa: E402
+import pygame_gui  # noqa: E402
+import pytest  # noqa: E402
+
+from app import i18n  # noqa: E402
+from app import moves as movelib  # noqa: E402
+from app.workers import FallbackFailed, ThreadWorker  # noqa: E402
+from engine import registry  # noqa: E402
+from engine.games.tricks import PASS_FLAG  # noqa: E402
+from saves.session import Seat  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.setenv("CARDTABLE_HOME", str(tmp_path))
+    from app.main import App
+
+    application = App((1024, 640), headless=True, worker_factory=ThreadWorker)
+    application.settings.animation_speed = 0
+    i18n.set_language("en")
+    yield application
+    application.shutdown()
+    i18n.set_language("en")
+
+
+def open_table(app: Any, game_name: str, variant: dict[str, Any] | None = None, humans: tuple[int, ...] = (0,),
+               seed: int = 1) -> Any:
+    from app.controller import Controller
+    from app.screens.new_game import new_session
+    from app.screens.table import TableScreen
+
+    game = registry.create(game_name, variant or {})
+    seats = [Seat("human", f"H{i}") if i in humans else Seat("ai", f"AI{i}", "random", "casual")
+             for i in range(game.num_players)]
+    session = new_session(game, seats, seed)
+    ctl = Controller(session, min_delay_ms=0, trick_pause_ms=0, worker=app.worker, autosave=app.autosave_store())
+    screen = TableScreen(app, ctl)
+    app.reset_to(screen)
+    ctl.trick_pause_ms = 0
+    ctl.min_delay_ms = 0
+    return screen
+
+
+def click(app: Any, pos: tuple[int, int]) -> None:
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    app.step()
+
+
+def visible_point(sprite: Any) -> tuple[int, int]:
+    """A point of a fanned hand card that the next card does not cover."""
+    return sprite.rect.left + 4, sprite.rect.centery
+
+
+def press(app: Any, element: Any) -> None:
+    pygame.event.post(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=element))
+    app.step()
+
+
+def human_turn_by_clicking(app: Any, screen: Any, rng: random.Random) -> None:
+    """One human action, made only with clicks on cards and buttons."""
+    ctl = screen.ctl
+    if ctl.privacy_for is not None:
+        press(app, screen.buttons["privacy"])
+        return
+    state = ctl.state
+    if screen.pass_mode():
+        if len(screen.selected) < screen.pass_needed():
+            sp = next(s for s in screen.hand_sprites() if s.card not in screen.selected)
+            click(app, visible_point(sp))
+        else:
+            app.step()
+            press(app, screen.buttons["confirm_pass"])
+        return
+    if screen.choice is not None:
+        table_cands = [s for s in screen.scene.sprites if s.zone == "table" and s.mark == "candidate"]
+        if table_cands:
+            before = list(screen.choice.candidates)
+            card = table_cands[0].card
+            click(app, table_cands[0].rect.center)
+            if screen.choice is not None:
+                assert all(card in movelib.move_cards(state, m) for m in screen.choice.candidates)
+                assert len(screen.choice.candidates) < len(before)
+            return
+        app.step()
+        picks = [k for k in screen.buttons if isinstance(k, tuple) and k[0] == "pick"]
+        press(app, screen.buttons[picks[0]])
+        return
+    move = rng.choice(state.legal_moves())
+    cards = movelib.move_cards(state, move)
+    if cards:
+        sp = next(s for s in screen.hand_sprites() if s.card == cards[0])
+        click(app, visible_point(sp))
+    else:
+        app.step()
+        press(app, screen.buttons[("move", move)])
+
+
+def play_hand(app: Any, screen: Any, seed: int, max_frames: int = 3000, check: Any = None) -> None:
+    rng = random.Random(seed)
+    ctl = screen.ctl
+    for _ in range(max_frames):
+        if app.top is not screen:
+            break
+        screen.face_up_drawn.clear()
+        app.step()
+        if check is not None:
+            check(screen)
+        if app.top is screen and (ctl.human_to_move() or ctl.privacy_for is not None):
+            human_turn_by_clicking(app, screen, rng)
+    assert ctl.hand_over, f"{ctl.match.game.name}: the hand did not finish"
+    assert app.top.name == "summary"
+
+
+@pytest.mark.parametrize("game_name", registry.available())
+def test_human_plays_a_whole_hand_by_clicking(app: Any, game_name: str) -> None:
+    screen = open_table(app, game_name, seed=3)
+    play_hand(app, screen, seed=3)
+    session = screen.ctl.session
+    assert len(session.moves[0]) > 0
+    assert screen.ctl.state.is_terminal()
+    store = app.autosave_store()
+    assert store.exists()  # autosaved after every move
+    restored = store.load().session
+    assert restored.moves == session.moves
+
+
+def test_hotseat_never_shows_a_hand_to_the_wrong_player(app: Any) -> None:
+    screen = open_table(app, "sueca", humans=(0, 2), seed=5)
+    seen_privacy = []
+
+    def check(scr: Any) -> None:
+        ctl = scr.ctl
+        if ctl.privacy_for is not None:
+            seen_privacy.append(ctl.privacy_for)
+            assert not scr.face_up_drawn
+        for seat, _card in scr.face_up_drawn:
+            assert seat == ctl.viewer
+            assert ctl.is_human(seat)
+
+    play_hand(app, screen, seed=5, check=check)
+    assert 0 in seen_privacy and 2 in seen_privacy
+
+
+def test_capture_choice_filters_and_cancels(app: Any) -> None:
+    multi: list[int] = []
+    for seed in range(1, 40):
+        screen = open_table(app, "scopone", seed=seed)
+        ctl = screen.ctl
+        rng = random.Random(seed)
+        while not ctl.state.is_terminal():
+            state = ctl.state
+            if state.current_player == 0:
+                by_card, _ = movelib.group_by_card(state, state.legal_moves())
+                multi = [c for c, ms in by_card.items() if len(ms) > 1]
+                if multi:
+                    break
+            move = rng.choice(state.legal_moves())
+            state.apply(move)
+            ctl.session.record_move(move)
+        if multi:
+            break
+    else:
+        pytest.fail("no position with a capture choice")
+    app.step()
+    card = multi[0]
+    ply = ctl.session.ply
+    screen.click_hand_card(card)
+    assert screen.choice is not None and len(screen.choice.candidates) > 1
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode=""))
+    app.step()
+    assert screen.choice is None and ctl.session.ply == ply
+    screen.click_hand_card(card)
+    candidates = list(screen.choice.candidates)
+    table_cards = set()
+    for m in candidates:
+        table_cards.update(movelib.move_cards(ctl.state, m)[1:])
+    # A card in some but not all sets narrows the choice; clicking until one is left plays it.
+    while screen.choice is not None:
+        app.step()
+        sets = [set(movelib.move_cards(ctl.state, m)[1:]) for m in screen.choice.candidates]
+        common = set.intersection(*sets)
+        distinguishing = sorted(set.union(*sets) - common - set(screen.choice.picked))
+        sp = next(s for s in screen.scene.sprites if s.zone == "table" and s.card == distinguishing[0])
+        click(app, sp.rect.center)
+    assert ctl.session.ply == ply + 1
+    assert ctl.session.moves[0][-1] in candidates
+
+
+def test_resize_keeps_everything_inside_the_window(app: Any) -> None:
+    screen = open_table(app, "hearts", seed=4)
+    for size in ((1024, 640), (1600, 900), (2560, 1440), (1280, 800)):
+        pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, w=size[0], h=size[1], size=size))
+        app.step()
+        app.step()
+        assert app.size == size
+        lay = screen.lay
+        assert lay.sidebar.right == size[0]
+        for sp in screen.scene.sprites:
+            assert lay.table.contains(sp.rect), (size, sp)
+        hand = [s.rect for s in screen.scene.sprites if s.zone == "hand"]
+        others = [s.rect for s in screen.scene.sprites if s.zone != "hand"]
+        assert not any(h.colliderect(o) for h in hand for o in others)
+        for element in screen.buttons.values():
+            assert pygame.Rect(0, 0, *size).contains(element.rect)
+
+
+def test_language_switch_translates_the_menu(app: Any) -> None:
+    from app.screens.menu import MenuScreen
+    from app.screens.settings import SettingsScreen
+
+    app.reset_to(MenuScreen(app))
+    app.push(SettingsScreen(app))
+    app.top.change("language", "Português")
+    assert i18n.language() == "pt" and app.settings.language == "pt"
+    app.pop()
+    app.step()
+    texts = {b.text for b in app.top.buttons.values()}
+    assert "Novo jogo" in texts and "Definições" in texts
+    from saves.settings import load_settings
+
+    assert load_settings().settings.language == "pt"
+
+
+def test_every_ui_string_is_translated() -> None:
+    en = json.loads((ROOT / "assets/i18n/en.json").read_text(encoding="utf-8"))
+    keys: set[str] = set()
+    for path in (ROOT / "app").rglob("*.py"):
+        keys.update(re.findall(r'\bt\(\s*"([^"\\]*)"', path.read_text(encoding="utf-8")))
+    assert keys <= set(en), sorted(keys - set(en))
+    for lang in ("pt", "it", "sk"):
+        table = json.loads((ROOT / f"assets/i18n/{lang}.json").read_text(encoding="utf-8"))
+        assert set(table) == set(en), lang
+        for key, value in table.items():
+            assert set(re.findall(r"{\w+}", key)) == set(re.findall(r"{\w+}", value)), (lang, key)
+
+
+class CrashingWorker(ThreadWorker):
+    """Every AI request fails as if the search process had died."""
+
+    def request(self, req: Any) -> int:
+        self._next += 1
+        self._current = self._next
+        with self._lock:
+            self._events.append(FallbackFailed(self._next, "search process died", -1))
+        return self._next
+
+
+def test_ai_worker_crash_shows_a_message_and_the_game_continues(app: Any) -> None:
+    app._worker = CrashingWorker()
+    screen = open_table(app, "sueca", seed=6, humans=())
+    ctl = screen.ctl
+    for _ in range(10):
+        app.step()
+    assert ctl.session.ply >= 5
+    assert any("failed" in n.text for n in ctl.notices)
+
+
+def test_undo_and_hint_are_recorded(app: Any) -> None:
+    screen = open_table(app, "sueca", seed=8)
+    ctl = screen.ctl
+    rng = random.Random(8)
+    for _ in range(200):
+        app.step()
+        if ctl.human_to_move() and ctl.session.ply > 4:
+            break
+        if ctl.human_to_move():
+            human_turn_by_clicking(app, screen, rng)
+    ctl.hint_spec = "random"
+    assert ctl.request_hint()
+    for _ in range(200):
+        app.step()
+        if ctl.hint_move is not None:
+            break
+    assert ctl.hint_move in ctl.state.legal_moves() and ctl.session.hints_used == 1
+    ply = ctl.session.ply
+    assert ctl.can_undo()
+    assert ctl.undo()
+    assert ctl.session.undos_used == 1 and ctl.session.ply < ply
+    assert ctl.state.current_player == 0
+    replayed = ctl.match.game.state_from_json(ctl.session.meta["hand_start"]["state"])
+    for m in ctl.session.moves[0]:
+        replayed.apply(m)
+    assert replayed == ctl.state
+
+
+def test_hearts_pass_requires_the_full_selection(app: Any) -> None:
+    screen = open_table(app, "hearts", seed=9)
+    ctl = screen.ctl
+    for _ in range(50):
+        app.step()
+        if screen.pass_mode():
+            break
+    assert screen.pass_mode() and screen.pass_needed() == 3
+    cards = [s.card for s in screen.hand_sprites()][:4]
+    for c in cards:
+        screen.click_hand_card(c)
+    assert screen.selected == cards[:3]
+    screen.confirm_pass()
+    assert [m & ~PASS_FLAG for m in ctl.session.moves[0][:3]] == cards[:3]
