@@ -341,3 +341,43 @@ def test_hidden_pass_has_a_text():
     obs = state.observation(1)
     assert obs.state.move_text(obs.state.history[0][1]) == "pass (face down)"
     assert state.describe_move(state.history[0][1]).endswith("left")
+
+
+def _rule_allows(hand: int, trick: list[int], first: bool, broken: bool, card: int) -> bool:
+    """Hearts play rules written independently of the engine, for the random-play check."""
+    suit = card // 13
+    points = D.suit_mask(2) | 1 << D.parse("QS")
+    if trick:
+        led = trick[0] // 13
+        if hand & D.suit_mask(led):
+            return suit == led
+        if first and 1 << card & points:
+            return not hand & ~points
+        return True
+    if first:
+        return card == D.parse("2C")
+    if suit == 2 and not broken:
+        return not hand & ~D.suit_mask(2)
+    return True
+
+
+@pytest.mark.parametrize("variant", [{}, {"queen_breaks_hearts": False, "passing": "across"}])
+def test_every_random_move_follows_the_rules(variant):
+    game = Hearts(variant)
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = game.new_hand(rng)
+        broken = False
+        while not state.is_terminal():
+            moves = state.legal_moves()
+            move = moves[int(rng.random() * len(moves))]
+            if not move & PASS_FLAG:
+                hand = state.hands[state.current_player]
+                first = sum(state.tricks_won) == 0
+                allowed = [c for c in range(52) if hand >> c & 1 and _rule_allows(hand, state.trick, first, broken, c)]
+                assert sorted(moves) == allowed
+                if move // 13 == 2 or (move == D.parse("QS") and game.queen_breaks):
+                    broken = True
+            state.do(move)
+        assert state.hearts_broken == broken
+        assert sum(state.result().breakdown["penalty"]) == 26
