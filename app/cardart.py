@@ -595,9 +595,9 @@ def _back(width: int, base: RGB, line: RGB) -> pygame.Surface:
     lw = max(1, round(w * 0.012 * ss))
     iw, ih = inner.size
     # diagonal lattice
-    for k in range(-ih, iw + ih, step):
+    for k in range(-(ih // step + 1) * step, iw + ih + step, step):  # lines through x +- y = k, k % step == 0
         pygame.draw.line(pattern, line, (k, 0), (k + ih, ih), lw)
-        pygame.draw.line(pattern, line, (k, ih), (k + ih, 0), lw)
+        pygame.draw.line(pattern, line, (k, 0), (k - ih, ih), lw)
     # small diamonds at lattice crossings
     dot = step * 0.16
     for y in range(0, ih + step, step):
