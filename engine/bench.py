@@ -48,6 +48,8 @@ def bench_agent(game: Game, spec: str, positions: int, seed: int) -> dict[str, A
     """Iterations/s and seconds/move of ``spec`` over ``positions`` opening decisions."""
     its_per_s: list[float] = []
     secs: list[float] = []
+    cpu_its: list[float] = []
+    cpu_secs: list[float] = []
     for k in range(positions):
         state = first_decision(game, seed, k)
         agent = agents.make(spec, game)
@@ -55,15 +57,21 @@ def bench_agent(game: Game, spec: str, positions: int, seed: int) -> dict[str, A
         budget = Budget(on_progress=reports.append)
         rng = random.Random(derive_seed(seed, "agent", k))
         start = time.perf_counter()
+        cpu = time.process_time()
         if agent.fair:
             agent.choose(state.observation(state.current_player), rng, budget)
         else:
             agent.choose_full(state, rng, budget)
         elapsed = time.perf_counter() - start
+        cpu = time.process_time() - cpu
         iterations = reports[-1].iterations if reports else 0
         secs.append(elapsed)
         its_per_s.append(iterations / elapsed if elapsed > 0 else 0.0)
-    return {"iterations_per_second": _summary(its_per_s), "seconds_per_move": _summary(secs)}
+        cpu_secs.append(cpu)
+        cpu_its.append(iterations / cpu if cpu > 0 else 0.0)
+    return {"iterations_per_second": _summary(its_per_s), "seconds_per_move": _summary(secs),
+            "cpu": {"iterations_per_second": _summary(cpu_its), "seconds_per_move": _summary(cpu_secs),
+                    "note": "process CPU time (less sensitive to other load on a shared machine)"}}
 
 
 def bench_playouts(game: Game, seconds: float, seed: int) -> dict[str, Any]:

@@ -38,7 +38,7 @@ _PROVIDERS: dict[str, tuple[str, ...]] = {
     "scopone": ("engine.agents.scopone_rules", "engine.games.scopone"),
     "scopa": ("engine.agents.scopone_rules", "engine.games.scopone"),
     "pharaoh": ("engine.agents.pharaoh_rules", "engine.games.pharaoh"),
-    "hearts": ("engine.agents.heuristic", "engine.games.hearts"),
+    "hearts": ("engine.agents.heuristic", "engine.games.hearts", "engine.search.hearts_abstraction"),
     "sueca": ("engine.agents.heuristic",),
     "bisca": ("engine.agents.heuristic",),
     "briscola": ("engine.agents.heuristic",),

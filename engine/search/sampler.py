@@ -47,10 +47,13 @@ class DealSampler:
         if self.rejection:
             cards = self.cards
             plan = self.plan
-            shuffle = rng.shuffle
+            rand = rng.random
+            top = range(len(cards) - 1, 0, -1)
             for _ in range(self.TRIES):
                 deck = cards[:]
-                shuffle(deck)
+                for i in top:  # Fisher-Yates with rng.random(): one C call per card
+                    j = int(rand() * (i + 1))
+                    deck[i], deck[j] = deck[j], deck[i]
                 out = []
                 pos = 0
                 ok = True
