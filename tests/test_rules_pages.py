@@ -76,3 +76,36 @@ def test_gui_html_escapes_and_marks_up() -> None:
     out = rules_pages.to_gui_html(blocks)
     assert "A &amp; B" in out and "x &lt; y" in out and "<b>bold</b>" in out
     assert out.count("<br>") == 3
+
+
+# Where each engine option is explained on the English page (a new engine option fails this test until the
+# rule pages describe it).
+OPTION_TERMS: dict[str, dict[str, str]] = {
+    "sueca": {"target": "Match target", "trump_card": "Trump card", "direction": "Direction", "redeal": "Redeal"},
+    "bisca": {"players": "Four players", "hand_size": "Hand size", "match": "Match",
+              "trump_exchange": "Trump exchange"},
+    "briscola": {"players": "Four players", "hand_size": "Hand size", "match": "Match",
+                 "trump_exchange": "Trump exchange"},
+    "hearts": {"passing": "Passing", "target": "Target", "moon": "Shooting the moon",
+               "queen_breaks_hearts": "Queen breaks hearts", "jack_diamonds": "Jack of diamonds"},
+    "mosssidewhist": {"hands": "Hands"},
+    "scopone": {"target": "Target", "scopone_a_10": "Scopone a 10", "napola": "Napola", "ace_sweep": "Sbarazzino",
+                "re_bello": "Re bello", "scopa_a_15": "Scopa a 15", "scopa_a_perdere": "Scopa a perdere",
+                "capture_choice": "Capture choice"},
+    "scopa": {"target": "Target", "napola": "Napola", "ace_sweep": "Sbarazzino", "re_bello": "Re bello",
+              "scopa_a_15": "Scopa a 15", "scopa_a_perdere": "Scopa a perdere", "capture_choice": "Capture choice"},
+    "pharaoh": {"rules": "Seed rules", "players": "Players", "deck": "small 15-card pack", "hand_size": "Hand size",
+                "seven_draw": "VII draws 2", "scoring": "Scoring", "target": "Target", "penalty_limit": "penalty limit",
+                "open": "open hands"},
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_engine_option_is_described(game: str) -> None:
+    options = {o.name for o in registry.create(game).options}
+    assert options == set(OPTION_TERMS[game]), "update the rule pages and OPTION_TERMS for the new/removed options"
+    blocks = parse_markdown(load_rules(game, "en"))
+    variants_at = max(i for i, b in enumerate(blocks) if b.kind == "heading" and b.text == "Variants")
+    variants_text = " ".join(b.text for b in blocks[variants_at + 1:])
+    for option, term in OPTION_TERMS[game].items():
+        assert term in variants_text, f"{game}: option {option!r} is not described ({term!r})"
