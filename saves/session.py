@@ -116,7 +116,15 @@ class GameSession:
             seats = [Seat.from_dict(s) for s in d["seats"]]
             if len(seats) != match.game.num_players:
                 raise StateFormatError("seat count does not match the game")
-            moves = [[int(m) for m in hand] for hand in d["moves"]]
+            moves = d["moves"]
+            if not isinstance(moves, list) or not all(
+                    isinstance(hand, list) and all(isinstance(m, int) and not isinstance(m, bool) for m in hand)
+                    for hand in moves):
+                raise StateFormatError("moves must be a list of lists of whole numbers")
+            moves = [list(hand) for hand in moves]
+            meta = d.get("meta") or {}
+            if not isinstance(meta, dict):
+                raise StateFormatError("meta must be an object")
             study = d.get("study")
             if study is not None and not isinstance(study, dict):
                 raise StateFormatError("study must be an object or null")
@@ -124,8 +132,7 @@ class GameSession:
             if not isinstance(session_id, str) or len(session_id) > 200:
                 raise StateFormatError("bad session_id")
             return cls(match, seats, int(d["seed"]), float(d["started_at"]), moves,
-                       int(d["hints_used"]), int(d["undos_used"]), study, dict(d.get("meta") or {}),
-                       session_id)
+                       int(d["hints_used"]), int(d["undos_used"]), study, dict(meta), session_id)
         except StateFormatError:
             raise
         except Exception as e:  # noqa: BLE001 - malformed input becomes a clear error
