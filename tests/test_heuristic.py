@@ -286,3 +286,18 @@ def test_bisca_second_player_takes_an_ace_with_a_low_trump():
             assert rule == "ruff" and game.card_points[game.deck.parse(move)] == 0
             return
     raise AssertionError("no suitable deal")
+
+
+@pytest.mark.parametrize("name", games_available(TRICK_GAMES))
+def test_heuristic_simulation_policy_plays_legal_moves(name):
+    from engine.search import hooks
+    game = registry.create(name)
+    state = game.new_hand(random.Random(8))
+    fn = hooks.policy(name, "heuristic")
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        move = fn(state, random.Random(0))
+        assert move in state.legal_moves()
+        state.do(move)
+    assert hooks.bias("mosssidewhist", "ese") is not None

@@ -65,7 +65,7 @@ from engine.game import Game
 from engine.games.tricks import PASS_FLAG
 from engine.observation import Observation
 
-__all__ = ["HeartsPlayer", "HeuristicAgent", "PointTrickPlayer", "TrickView", "WhistPlayer",
+__all__ = ["HeartsPlayer", "HeuristicAgent", "PointTrickPlayer", "TrickView", "WhistPlayer", "heuristic_move",
            "hearts_pass_choice", "whist_dls_discards", "whist_ese_bias"]
 
 
@@ -111,6 +111,9 @@ class TrickView:
         teams = g.teams()
         self.team: tuple[int, ...] = next((t for t in teams if obs.seat in t), (obs.seat,))
         self.led: int = self.suit_of[self.trick[0]] if self.trick else -1
+        must_follow = getattr(st, "must_follow", None)
+        # Bisca while the stock lasts and Briscola: no duty to follow suit, anyone may trump anything.
+        self.free_play: bool = callable(must_follow) and not must_follow()
 
     # --- cards ------------------------------------------------------------------------------------------
     def suit_cards(self, mask: int, suit: int) -> int:
@@ -148,7 +151,7 @@ class TrickView:
 
     def may_be_void(self, seat: int, suit: int) -> bool:
         """Whether ``seat`` may be void in ``suit``: known void, or few cards of it are left out."""
-        if self.voids[seat] >> suit & 1:
+        if self.free_play or self.voids[seat] >> suit & 1:
             return True
         if self.state.hands[seat] & self.suit_masks[suit] and seat != self.seat:
             return False  # a visible card of the suit (Sueca's turned trump)
@@ -157,15 +160,13 @@ class TrickView:
     def can_beat(self, seat: int, card: int, led: int) -> bool:
         """Whether ``seat`` (to play later) may beat ``card`` in a trick led in ``led``."""
         poss = self.possible[seat] & self.out
-        if poss & self.suit_masks[led] and self.suit_of[card] == led:
-            if any(self.strength[c] > self.strength[card] for c in iter_bits(poss & self.suit_masks[led])):
-                return True
-        if self.trump < 0 or led == self.trump or not self.may_be_void(seat, led):
+        same = poss & self.suit_masks[self.suit_of[card]]
+        if any(self.strength[c] > self.strength[card] for c in iter_bits(same)) and (
+                self.suit_of[card] == led or self.may_be_void(seat, led)):
+            return True
+        if self.trump < 0 or self.suit_of[card] == self.trump or not self.may_be_void(seat, led):
             return False
-        trumps = poss & self.suit_masks[self.trump]
-        if self.suit_of[card] != self.trump:
-            return bool(trumps)
-        return any(self.strength[c] > self.strength[card] for c in iter_bits(trumps))
+        return bool(poss & self.suit_masks[self.trump])
 
     def safe_for(self, card: int, led: int, ally: tuple[int, ...]) -> bool:
         """Whether no later opponent (seat outside ``ally``) may beat ``card``."""
@@ -637,3 +638,34 @@ class _AgentPlayer:
     @property
     def last_rule(self) -> str:
         return getattr(self.agent, "last_rule", "")
+
+
+# --------------------------------------------------------------------------------------------------------
+# Search hooks
+# --------------------------------------------------------------------------------------------------------
+_POLICY_PLAYERS: dict[str, Any] = {}
+
+
+def heuristic_move(state: Any, rng: random.Random | None = None) -> int:
+    """Simulation policy: the heuristic player's move for the player to act (from its observation of a
+    full or determinized state)."""
+    gname = state.game.name
+    player = _POLICY_PLAYERS.get(gname)
+    if player is None:
+        player = PointTrickPlayer() if gname in ("sueca", "bisca", "briscola") else \
+            HeartsPlayer() if gname == "hearts" else WhistPlayer()
+        _POLICY_PLAYERS[gname] = player
+    return player.choose(state.observation(state.current_player))
+
+
+def _register() -> None:
+    try:
+        from engine.search import hooks
+    except ImportError:
+        return
+    for g in ("sueca", "bisca", "briscola", "hearts", "mosssidewhist"):
+        hooks.register_policy(g, "heuristic", heuristic_move)
+    hooks.register_bias("mosssidewhist", "ese", whist_ese_bias)
+
+
+_register()
