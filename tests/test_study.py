@@ -204,3 +204,33 @@ def test_shipped_examples_load() -> None:
     assert len(study.conditions) == 3 and study.games_total == 6
     assert all(s.spec for c in study.conditions for s in c.seats if s.kind == "ai")
     assert len({tuple(p.condition.id for p in study.plan(i)) for i in range(6)}) == 6
+
+
+def test_a_study_game_interrupted_by_a_crash_continues_and_counts_once(tmp_path: Path) -> None:
+    from saves.autosave import AutosaveStore
+    from saves.demo import step
+
+    study = load_study(_write(tmp_path / "s", _mutated(lambda d: d.update(games_per_condition=1))))
+    run = StudyRun.start(study, "P9")
+    store = AutosaveStore()
+    with RecordsDB() as db:
+        plan = run.next_game(db)
+        assert plan is not None
+        session = run.new_session(plan)
+        for seat in session.seats:
+            seat.spec = "random" if seat.kind == "ai" else ""
+        players = make_agents(session)
+        for _ in range(17):
+            step(session, players)
+            store.save(session)
+        # the app dies here; on restart the autosave holds the study game with its tag
+        restored = store.load().session
+        assert restored is not None and restored.study == session.study
+        play_to_end(restored, make_agents(restored))
+        rid = db.record_game(restored)
+        assert db.record_game(restored) == rid
+        store.clear()
+        assert run.completed_games(db) == {0: rid}
+        assert run.pending_survey(db) == rid
+        nxt = run.next_game(db)
+        assert nxt is not None and nxt.number == 1
