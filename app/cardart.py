@@ -522,11 +522,15 @@ def _rank_value(deck: Deck, rank: int) -> int | None:
 _ROMAN = {"7": "VII", "8": "VIII", "9": "IX", "X": "X"}
 
 
-def _index_text(deck: Deck, rank: int) -> str:
+ROMAN_MIN_WIDTH = 64
+"""German cards narrower than this show 7 8 9 10 instead of VII VIII IX X, which would be unreadable."""
+
+
+def _index_text(deck: Deck, rank: int, width: int) -> str:
     sym = deck.ranks[rank]
-    if deck.name == "french52" and sym == "T":
-        return "10"
-    if _family(deck) == "german":
+    if sym in ("T", "X"):
+        return "10" if deck.name == "french52" or width < ROMAN_MIN_WIDTH else "X"
+    if _family(deck) == "german" and width >= ROMAN_MIN_WIDTH:
         return _ROMAN.get(sym, sym)
     return sym
 
@@ -997,7 +1001,7 @@ class CardArt:
             self._draw_ace(surf, symbol, w, h)
         else:
             self._draw_pips(surf, symbol, value, w, h)
-        self._draw_indices(surf, symbol, _index_text(deck, rank), w, h, value is None)
+        self._draw_indices(surf, symbol, _index_text(deck, rank, w), w, h, value is None)
         return surf
 
     def _draw_ace(self, surf: pygame.Surface, symbol: str, w: int, h: int) -> None:

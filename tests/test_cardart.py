@@ -163,3 +163,14 @@ def test_fonts_cover_the_languages_and_suit_symbols() -> None:
         missing = [ch for ch, m in zip(text, metrics, strict=True) if ch != " " and m is None]
         assert not missing
         assert face.get_metrics("\u6f22") == [None]  # the check notices a missing glyph (CJK)
+
+
+def test_index_texts_follow_each_deck_tradition() -> None:
+    from app.cardart import ROMAN_MIN_WIDTH, _index_text
+
+    german, french, italian = DECKS["german32"], DECKS["french52"], DECKS["italian40"]
+    wide, narrow = ROMAN_MIN_WIDTH, ROMAN_MIN_WIDTH - 1
+    assert [_index_text(german, r, wide) for r in range(8)] == ["VII", "VIII", "IX", "X", "U", "O", "K", "A"]
+    assert [_index_text(german, r, narrow) for r in range(4)] == ["7", "8", "9", "10"]  # Roman too small to read
+    assert _index_text(french, french.ranks.index("T"), 200) == "10"
+    assert [_index_text(italian, r, 100) for r in range(10)] == list(italian.ranks)
