@@ -281,7 +281,7 @@ class AutosaveStore:
             result.session = session
             result.source = source
             if source == "backup":
-                result.warnings.append(f"used the backup save (one move older) because {problem}")
+                result.warnings.append(f"used the backup (the save before the last one) because {problem}")
             return result
         return result
 

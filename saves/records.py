@@ -359,7 +359,7 @@ class RecordsDB:
         conn = connect(self.path)
         try:
             conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA synchronous = FULL")  # a recorded game survives a power cut
             conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             key = str(self.path.resolve())
             if key not in RecordsDB._checked:  # a full page check once per process, not on every open
