@@ -206,7 +206,11 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
             best_u = -math.inf
             for k in keys:
                 ch = children[k]
-                u = ch.total / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                v = ch.visits
+                if not v:  # a transposition into a node not yet credited (e.g. the root)
+                    best, best_k = ch, k
+                    break
+                u = ch.total / v + c * sqrt(log(ch.avail) / v)
                 if u > best_u:
                     best_u, best, best_k = u, ch, k
             move = best_k if groups is None else _uniform_choice(groups[best_k], rng)
