@@ -208,3 +208,14 @@ def test_ismcts_takes_an_obvious_win() -> None:
         assert searched.choose(obs, random.Random(0)) in state.legal_moves()
         return
     pytest.fail("no endgame position found")
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=20,handler=card", "ismcts:iterations=20,opponents=greedy",
+                                  "ismcts:iterations=12,sim=egreedy,bias=cgs"])
+def test_scopone_hooks_play_legal_deterministic_moves(spec: str) -> None:
+    game = registry.create("scopone")
+    for state in decision_points(game, 8, 3):
+        seat = state.current_player
+        req = MoveRequest("scopone", {}, spec, state.to_json(), seat, seed=2)
+        move = choose_move(req)
+        assert move in state.legal_moves() and choose_move(req) == move

@@ -100,6 +100,7 @@ class _Config:
         self.handler = str(cfg["handler"])
         self.workers = int(cfg["workers"])
         self.reuse = bool(cfg["reuse"])
+        self.opponents = str(cfg["opponents"])
 
 
 def _uniform_choice(seq: list[Any], rng: random.Random) -> Any:
@@ -129,6 +130,7 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
     if conf.sim not in ("random", "nast"):
         heuristic = hooks.policy(game_name, conf.sim)
     track = nast is not None
+    opponent_policy = hooks.policy(game_name, conf.opponents) if conf.opponents else None
     sampler = DealSampler(obs, bias_matrix)
     fixed_dets: list[GameState] = []
     if conf.dets > 0:
@@ -159,9 +161,12 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
         seq: list[tuple[int, int]] | None = [] if track else None
         depth = 0
         while not d.is_terminal():
-            moves = d.legal_moves()
-            children = node.children
             seat = d.current_player
+            if opponent_policy is not None and seat != observer:
+                moves = [opponent_policy(d, rng)]  # GOH: opponents only play the policy's move
+            else:
+                moves = d.legal_moves()
+            children = node.children
             if handler is None:
                 keys = moves
                 groups = None
@@ -282,6 +287,8 @@ class ISMCTSAgent(Agent):
                "('' = uniform)", type=str),
         Option("handler", "", "move handler registered for the game (e.g. Scopone AMH/OMH/OCH/GOH; "
                "'' = every move its own branch)", type=str),
+        Option("opponents", "", "in the tree, other seats play only this registered policy's move (seeds/002 "
+               "GOH with 'greedy'); '' = every legal move", type=str),
         Option("workers", 1, "root parallelization: independent searches in this many processes, merged "
                "by visit counts", type=int, min=1, max=64),
         Option("reuse", False, "keep the subtree of the moves played since the last decision", type=bool),
@@ -297,6 +304,8 @@ class ISMCTSAgent(Agent):
             hooks.bias(game.name, conf.bias)
         if conf.handler:
             hooks.move_handler(game.name, conf.handler)
+        if conf.opponents:
+            hooks.policy(game.name, conf.opponents)
         if conf.reuse and (conf.handler or conf.transpositions):
             raise VariantError("reuse cannot be combined with handler or transpositions")
         self._kept: tuple[int, list[Any], Node] | None = None
