@@ -76,6 +76,8 @@ class Controller:
     hand_result: HandResult | None = None
     ai_progress: float | None = None
     hint_spec: str | None = None
+    movers: list[int] = field(default_factory=list)
+    """Seat of each move of the current hand (for undo)."""
     """Agent SPEC of the hint (None = the game's "strong" preset)."""
 
     def __post_init__(self) -> None:
@@ -88,8 +90,20 @@ class Controller:
                 self.session.meta["hand_start"].get("hand") != self.match.hand_index:
             if self.session.ply == 0:
                 self._remember_hand_start()
+        self.movers = self._compute_movers()
         if self.state.is_terminal():
             self._finish_hand()
+
+    def _compute_movers(self) -> list[int]:
+        start = self.session.meta.get("hand_start")
+        if not start or start.get("hand") != self.match.hand_index:
+            return []
+        try:
+            moves = self.session.moves[self.match.hand_index] if len(self.session.moves) > self.match.hand_index \
+                else []
+            return self._replay(len(moves))[1]
+        except Exception:  # noqa: BLE001 - a save without a usable hand start: no undo for this hand
+            return []
 
     # --- accessors -----------------------------------------------------------------------------
     @property
@@ -130,6 +144,12 @@ class Controller:
         """Poll the worker, apply due AI moves and handle turn changes (call once per frame)."""
         now = self.clock()
         self._poll_worker(now)
+        take = getattr(self.autosave, "take_errors", None)
+        if take is not None:
+            from app.i18n import t
+
+            for error in take():
+                self.notify(t("Autosave failed: {error}", error=error), error=True)
         self.notices = [n for n in self.notices if n.until > now]
         state = self.state
         if state.is_terminal():
@@ -251,6 +271,7 @@ class Controller:
             listener("before", seat, move)
         state.apply(move)
         self.session.record_move(move)
+        self.movers.append(seat)
         self.hint_move = None
         if completes:
             assert isinstance(state, TrickState)
@@ -285,6 +306,7 @@ class Controller:
         self.last_trick = None
         self.pending = None
         self._remember_hand_start()
+        self.movers = []
         if len(self.human_seats()) > 1:
             self.viewer = None
             self.privacy_for = None
@@ -324,9 +346,7 @@ class Controller:
         return state, movers
 
     def _human_move_indexes(self, seat: int) -> list[int]:
-        moves = self.session.moves[self.match.hand_index] if len(self.session.moves) > self.match.hand_index else []
-        _, movers = self._replay(len(moves))
-        return [i for i, s in enumerate(movers) if s == seat]
+        return [i for i, s in enumerate(self.movers) if s == seat]
 
     def undo(self) -> bool:
         """Take back the human's last move (and the AI moves after it); recorded in the session."""
@@ -337,8 +357,9 @@ class Controller:
         if self.pending is not None:
             self.worker.cancel()
             self.pending = None
-        state, _ = self._replay(index)
+        state, movers = self._replay(index)
         self.match.state = state
+        self.movers = movers
         del self.session.moves[self.match.hand_index][index:]
         self.session.undos_used += 1
         self.session.meta.setdefault("undos", []).append({"hand": self.match.hand_index, "ply": index})

@@ -76,6 +76,7 @@ class App:
         self.clock = pygame.time.Clock()
         self.running = True
         self._worker: Any = None
+        self._autosave: Any = None
         self._worker_factory = worker_factory
         self.frame_times: list[float] = []
         self.startup_s = time.perf_counter() - t0
@@ -177,15 +178,20 @@ class App:
         return self._worker
 
     def autosave_store(self) -> Any:
-        """The autosave store (``saves.autosave.AutosaveStore``, or a minimal JSON fallback)."""
-        try:
-            from saves.autosave import AutosaveStore
+        """The autosave (``saves.autosave.AutosaveStore`` written by a background thread; one per app)."""
+        if self._autosave is None:
+            from app.autosaver import BackgroundAutosave
 
-            return AutosaveStore()
-        except ImportError:
-            from app.fallback_saves import SimpleAutosave
+            try:
+                from saves.autosave import AutosaveStore
 
-            return SimpleAutosave()
+                store: Any = AutosaveStore()
+            except ImportError:
+                from app.fallback_saves import SimpleAutosave
+
+                store = SimpleAutosave()
+            self._autosave = BackgroundAutosave(store)
+        return self._autosave
 
     # --- screens -------------------------------------------------------------------------------
     @property
@@ -276,6 +282,8 @@ class App:
         while self.stack:
             self.stack.pop().leave()
         self.save_settings()
+        if self._autosave is not None:
+            self._autosave.flush()
         if self._worker is not None:
             try:
                 self._worker.shutdown()

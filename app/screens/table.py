@@ -80,57 +80,65 @@ class TableScreen(Screen):
         """(seat, card) of every hand card drawn face up (tests check hotseat privacy with it)."""
 
     # --- GUI -----------------------------------------------------------------------------------
-    def ui_signature(self) -> Any:
+    def action_signature(self) -> Any:
+        """What decides which action buttons exist (a change recreates only those buttons)."""
         ctl = self.ctl
         legal_other: tuple[int, ...] = ()
-        if ctl.human_to_move():
+        human = ctl.human_to_move()
+        if human:
             _, other = movelib.group_by_card(ctl.state, ctl.state.legal_moves())
             legal_other = tuple(other)
-        return (ctl.human_to_move(), ctl.privacy_for, self.choice and tuple(self.choice.candidates),
-                self.pass_mode(), len(self.selected), ctl.can_undo(), ctl.hint_pending(), legal_other,
-                self.review, ctl.last_trick is not None, ctl.hand_over, self.app.size)
+        pass_mode = self.pass_mode()
+        return (ctl.privacy_for, self.choice and tuple(self.choice.candidates), pass_mode,
+                self.pass_needed() if pass_mode else 0, legal_other)
 
     def build(self) -> None:
+        """Sidebar buttons (kept for the whole screen) and the current action buttons."""
         self.lay = table_layout(*self.app.size)
         lay = self.lay
-        ui = self.ui
         self.buttons = {}
+        self.action_keys: list[Any] = []
         bh = line_height(self.app.font_size)
         gap = max(4, bh // 6)
         side = lay.sidebar.inflate(-2 * lay.margin, -2 * lay.margin)
-        ctl = self.ctl
-        items: list[tuple[str, str, bool]] = [
-            ("hint", t("Hint (H)"), ctl.human_to_move() and not ctl.hint_pending()),
-            ("undo", t("Undo (U)"), ctl.can_undo()),
-            ("review", t("Back to the table") if self.review else t("Last trick (T)"),
-             ctl.last_trick is not None),
-            ("rules", t("Rules"), True),
-            ("menu", t("Menu (Esc)"), True),
-        ]
+        items: list[tuple[str, str]] = [("hint", t("Hint (H)")), ("undo", t("Undo (U)")),
+                                        ("review", t("Last trick (T)")), ("rules", t("Rules")),
+                                        ("menu", t("Menu (Esc)"))]
         y = side.bottom - len(items) * (bh + gap)
-        for key, label_text, enabled in items:
-            self.buttons[key] = button(ui, pygame.Rect(side.left, y, side.w, bh), label_text, enabled=enabled)
+        for key, label_text in items:
+            self.buttons[key] = button(self.ui, pygame.Rect(side.left, y, side.w, bh), label_text)
             y += bh + gap
         self.actions_top = side.bottom - len(items) * (bh + gap)
         self.choice_top = self.actions_top
-        # Actions above the hand: confirm a pass, moves without a card (e.g. draw), choice list.
-        hand = lay.hand
+        self.build_actions()
+        self.signature = self.action_signature()
+        self.refresh_buttons()
+
+    def build_actions(self) -> None:
+        """Buttons that depend on the moment: privacy, confirm a pass, moves without a card, the choice list."""
+        for key in getattr(self, "action_keys", []):
+            element = self.buttons.pop(key, None)
+            if element is not None:
+                element.kill()
+        before = set(self.buttons)
+        self.choice_top = self.actions_top
+        lay = self.lay
+        ui = self.ui
+        ctl = self.ctl
+        bh = line_height(self.app.font_size)
+        gap = max(4, bh // 6)
         aw = min(int(lay.table.w * 0.3), 360)
         ax = lay.table.centerx - aw // 2
-        ay = hand.top - bh - lay.margin
+        ay = lay.hand.top - bh - lay.margin
         if ctl.privacy_for is not None:
             name = ctl.seats[ctl.privacy_for].label
             r = pygame.Rect(0, 0, min(lay.table.w - 40, 520), bh + 10)
             r.center = (lay.table.centerx, lay.table.centery + bh)
             self.buttons["privacy"] = button(ui, r, t("I am {name}: show my cards", name=name), "#primary")
-            return
-        if ctl.human_to_move():
+        elif ctl.human_to_move():
             if self.pass_mode():
-                need = self.pass_needed()
                 r = pygame.Rect(ax, ay, aw, bh)
-                self.buttons["confirm_pass"] = button(
-                    ui, r, t("Confirm ({n}/{need})", n=len(self.selected), need=need), "#primary",
-                    enabled=len(self.selected) == need)
+                self.buttons["confirm_pass"] = button(ui, r, self.confirm_text(), "#primary")
             _, other = movelib.group_by_card(ctl.state, ctl.state.legal_moves())
             if other and self.choice is None:
                 for i, m in enumerate(other[:4]):
@@ -138,6 +146,30 @@ class TableScreen(Screen):
                     self.buttons[("move", m)] = button(ui, r, self.move_label(m), "#primary")
             if self.choice is not None:
                 self.build_choice(bh, gap)
+        self.action_keys = [k for k in self.buttons if k not in before]
+
+    def confirm_text(self) -> str:
+        return t("Confirm ({n}/{need})", n=len(self.selected), need=self.pass_needed())
+
+    def refresh_buttons(self) -> None:
+        """Enable/disable and relabel the kept buttons without recreating them."""
+        ctl = self.ctl
+        wanted = {"hint": ctl.human_to_move() and not ctl.hint_pending(), "undo": ctl.can_undo(),
+                  "review": ctl.last_trick is not None}
+        if "confirm_pass" in self.buttons:
+            wanted["confirm_pass"] = len(self.selected) == self.pass_needed()
+            b = self.buttons["confirm_pass"]
+            text = self.confirm_text()
+            if b.text != text:
+                b.set_text(text)
+        for key, enabled in wanted.items():
+            b = self.buttons.get(key)
+            if b is not None and b.is_enabled != enabled:
+                b.enable() if enabled else b.disable()
+        review = self.buttons.get("review")
+        text = t("Back to the table") if self.review else t("Last trick (T)")
+        if review is not None and review.text != text:
+            review.set_text(text)
 
     def build_choice(self, bh: int, gap: int) -> None:
         """The open choice as a list in the sidebar, under the status text, plus Cancel."""
@@ -424,10 +456,11 @@ class TableScreen(Screen):
 
             self.app.push(SummaryScreen(self.app, ctl, self))
             return
-        sig = self.ui_signature()
+        sig = self.action_signature()
         if sig != self.signature:
             self.signature = sig
-            self.app.rebuild()
+            self.build_actions()
+        self.refresh_buttons()
 
     def make_view(self) -> View:
         ctl = self.ctl
