@@ -76,6 +76,8 @@ class Controller:
     hand_result: HandResult | None = None
     ai_progress: float | None = None
     hint_spec: str | None = None
+    version: int = 0
+    """Incremented whenever the game state changes (moves, undo, new hand): lets the table cache its scene."""
     movers: list[int] = field(default_factory=list)
     """Seat of each move of the current hand (for undo)."""
     """Agent SPEC of the hint (None = the game's "strong" preset)."""
@@ -272,6 +274,7 @@ class Controller:
         state.apply(move)
         self.session.record_move(move)
         self.movers.append(seat)
+        self.version += 1
         self.hint_move = None
         if completes:
             assert isinstance(state, TrickState)
@@ -307,6 +310,7 @@ class Controller:
         self.pending = None
         self._remember_hand_start()
         self.movers = []
+        self.version += 1
         if len(self.human_seats()) > 1:
             self.viewer = None
             self.privacy_for = None
@@ -360,6 +364,7 @@ class Controller:
         state, movers = self._replay(index)
         self.match.state = state
         self.movers = movers
+        self.version += 1
         del self.session.moves[self.match.hand_index][index:]
         self.session.undos_used += 1
         self.session.meta.setdefault("undos", []).append({"hand": self.match.hand_index, "ply": index})

@@ -30,6 +30,7 @@ def render(text: str, size: int, color: tuple[int, int, int] = (240, 240, 240),
     return font(size, bold).render(text, True, color)
 
 
+@lru_cache(maxsize=2048)
 def fit(text: str, size: int, max_width: int, bold: bool = False) -> int:
     """The largest font size <= ``size`` whose rendering of ``text`` fits ``max_width`` pixels."""
     while size > 8 and font(size, bold).size(text)[0] > max_width:
@@ -70,3 +71,4 @@ def clear_caches() -> None:
     """Forget cached fonts and renders (after pygame.quit/init)."""
     font.cache_clear()
     render.cache_clear()
+    fit.cache_clear()

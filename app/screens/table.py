@@ -68,6 +68,8 @@ class TableScreen(Screen):
         self.anims: dict[tuple[Any, ...], Anim] = {}
         self.prev_rects: dict[tuple[Any, ...], pygame.Rect] = {}
         self.scene: Scene | None = None
+        self.scene_cache_key: Any = None
+        self.shades: dict[tuple[int, int], pygame.Surface] = {}
         self.view: View | None = None
         self.lay: TableLayout = table_layout(*app.size)
         self.buttons: dict[Any, Any] = {}
@@ -113,6 +115,17 @@ class TableScreen(Screen):
         self.build_actions()
         self.signature = self.action_signature()
         self.refresh_buttons()
+        self.warm_up()
+
+    def warm_up(self) -> None:
+        """Render every card face at the main sizes now, so no frame pays for it during play."""
+        art = self.renderer.art
+        lay = self.lay
+        for width in {lay.card_w}:
+            for card in range(self.game.deck.size):
+                art.face(card, width)
+            art.back(width)
+        art.back(lay.small_w)
 
     def build_actions(self) -> None:
         """Buttons that depend on the moment: privacy, confirm a pass, moves without a card, the choice list."""
@@ -462,6 +475,15 @@ class TableScreen(Screen):
             self.build_actions()
         self.refresh_buttons()
 
+    def scene_key(self) -> Any:
+        """Everything the scene depends on; the scene is rebuilt only when this changes."""
+        ctl = self.ctl
+        choice = self.choice and (self.choice.card, tuple(self.choice.candidates), tuple(self.choice.picked))
+        pausing = ctl.last_trick is not None and ctl.clock() < ctl.hold_until
+        return (ctl.version, ctl.viewer, ctl.privacy_for, tuple(self.selected), choice, self.focus_index,
+                ctl.hint_move, self.review, pausing, ctl.thinking_seat(), ctl.human_to_move(), self.app.size,
+                self.app.settings.auto_sort)
+
     def make_view(self) -> View:
         ctl = self.ctl
         state = ctl.state
@@ -488,6 +510,11 @@ class TableScreen(Screen):
             if hand:
                 view.illegal_cards = {c for c in range(self.game.deck.size) if hand[viewer] >> c & 1} - view.legal_cards
             view.selected = list(self.selected)
+            if hand:
+                cards = self.renderer.hand_cards(view, viewer)
+                if cards:
+                    self.focus_index = max(0, min(self.focus_index, len(cards) - 1))
+                    view.focus = cards[self.focus_index]
             if ctl.hint_move is not None:
                 view.hint_cards = movelib.move_cards(state, ctl.hint_move)[:1]
             if self.choice is not None:
@@ -509,17 +536,12 @@ class TableScreen(Screen):
         lay = self.lay
         surface.fill(FELT)
         pygame.draw.ellipse(surface, FELT_DARK, lay.centre.inflate(lay.card_w, lay.card_h // 2), width=3)
-        self.view = view = self.make_view()
-        self.scene = scene = self.renderer.scene(view, lay)
-        hand_cards = self.hand_sprites()
-        if hand_cards:
-            self.focus_index = min(self.focus_index, len(hand_cards) - 1)
-            view.focus = hand_cards[self.focus_index].card
-            if view.human_turn:
-                for sp in hand_cards:
-                    if sp.card == view.focus and sp.mark in ("", "legal", "illegal"):
-                        sp.mark = "focus" if sp.mark != "illegal" else "illegal"
-                        sp.rect.y -= lay.card_h // 20 if sp.mark == "focus" else 0
+        key = self.scene_key()
+        if key != self.scene_cache_key or self.scene is None or self.view is None:
+            self.view = self.make_view()
+            self.scene = self.renderer.scene(self.view, lay)
+            self.scene_cache_key = key
+        view, scene = self.view, self.scene
         for rect, colour in scene.rects:
             pygame.draw.rect(surface, colour, rect, border_radius=8)
         now = time.monotonic()
@@ -594,10 +616,15 @@ class TableScreen(Screen):
             pygame.draw.rect(surface, (8, 40, 26), shadow, border_radius=max(3, pos.w // 12))
         surface.blit(surf, pos)
         radius = max(3, pos.w // 12)
-        if sp.mark == "illegal":
-            shade = pygame.Surface(pos.size, pygame.SRCALPHA)
-            pygame.draw.rect(shade, (0, 0, 0, 120), shade.get_rect(), border_radius=radius)
+        if sp.mark in ("illegal", "focus_illegal"):
+            shade = self.shades.get(pos.size)
+            if shade is None:
+                shade = pygame.Surface(pos.size, pygame.SRCALPHA)
+                pygame.draw.rect(shade, (0, 0, 0, 120), shade.get_rect(), border_radius=radius)
+                self.shades[pos.size] = shade
             surface.blit(shade, pos)
+            if sp.mark == "focus_illegal":
+                pygame.draw.rect(surface, (255, 255, 255), pos.inflate(4, 4), width=3, border_radius=radius)
         elif sp.mark in ("legal",):
             pygame.draw.rect(surface, GOLD, pos.inflate(2, 2), width=2, border_radius=radius)
         elif sp.mark in ("selected", "picked"):

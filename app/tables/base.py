@@ -215,6 +215,8 @@ class TableRenderer:
                 elif card in view.hint_cards:
                     mark = "hint"
                     r.y -= raise_px // 2
+                elif card == view.focus and view.human_turn and card in view.illegal_cards:
+                    mark = "focus_illegal"
                 elif card == view.focus:
                     mark = "focus"
                     r.y -= raise_px // 3
