@@ -273,6 +273,7 @@ def test_illegal_moves_leave_state_unchanged():
     state = deal(game, "AH 2C 3C  KH 4C 5C  7S")
     before = state.to_json()
     for bad, text in ((game.deck.parse("KH"), "not in seat 0's hand"), (99, "not a card"),
+                      (-3, "not a move of bisca"), (1 << 12, "not a move"),
                       (SWAP_FLAG | game.deck.parse("2S"), "exchange variant is off")):
         with pytest.raises(IllegalMoveError, match=text):
             state.apply(bad)

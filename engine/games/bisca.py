@@ -376,7 +376,9 @@ class BiscaState(TrickState):
 
     def explain(self, move: int) -> str:
         d = self.game.deck
-        if move >= 0 and move & SWAP_FLAG:
+        if move < 0 or move >= 2 * SWAP_FLAG:
+            return f"{move} is not a move of {self.game.name}"
+        if move & SWAP_FLAG:
             card = move ^ SWAP_FLAG
             if self.exchange_card < 0:
                 return "the trump exchange variant is off"
