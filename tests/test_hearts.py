@@ -238,6 +238,9 @@ def test_passes_are_hidden_and_delivered_together(hand_index, offset):
     obs0 = state.observation(0)
     assert obs0.state.hands[target] & state.passed[0] == state.passed[0]
     third = next(s for s in range(1, 4) if s != target)
+    # The receiver knows what it received and from whom; the third seat sees no pass.
+    assert state.observation(target).state.passed[0] == state.passed[0]
+    assert state.observation(third).state.passed[0] == 0
     assert not state.observation(third).state.hands[target] & state.passed[0]
     for _ in range(5):
         sample = determinize(obs0, rng)

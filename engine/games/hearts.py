@@ -326,13 +326,16 @@ class HeartsState(TrickState):
         return out
 
     def mask_private(self, observer: int, masked: TrickState) -> None:
-        masked.passed = [p if s == observer else 0 for s, p in enumerate(self.passed)]  # type: ignore[attr-defined]
+        """Keep what the observer passed and, once delivered, what it received; hide other passes."""
+        delivered = not self.passing
+        masked.passed = [p if s == observer or (delivered and self.pass_target(s) == observer) else 0  # type: ignore[attr-defined]
+                         for s, p in enumerate(self.passed)]
 
     def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random) -> None:
         """Hands and (during the passing phase) other seats' not-yet-delivered passes.
 
-        After delivery other seats' ``passed`` records stay empty in a sampled state: nothing in the
-        rules depends on them, only what those seats would themselves know.
+        After delivery the passes the observer neither made nor received stay empty in a sampled state:
+        nothing in the rules depends on them, only what those seats would themselves know.
         """
         for slot, cards in zip(slots, assignment, strict=True):
             if slot.name.startswith("hand"):
