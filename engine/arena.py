@@ -302,7 +302,8 @@ def list_agents() -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__.split("\n\n")[0])
     parser.add_argument("--game")
-    parser.add_argument("--variant", nargs="*", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--variant", nargs="*", action="extend", default=[], metavar="KEY=VALUE",
+                        help="variant options; repeat the flag or list several pairs")
     parser.add_argument("--agents", nargs="+", metavar="SPEC")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)

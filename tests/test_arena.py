@@ -95,3 +95,12 @@ def test_list_games_and_agents(capsys) -> None:
     assert "trump_card" in capsys.readouterr().out
     assert arena.main(["--list-agents"]) == 0
     assert "random" in capsys.readouterr().out
+
+
+def test_variant_flag_may_be_repeated(tmp_path) -> None:
+    path = tmp_path / "v.json"
+    assert arena.main(["--game", "sueca", "--variant", "target=0", "--variant", "trump_card=top", "--agents",
+                       "random", "random", "random", "random", "--games", "2", "--jobs", "1", "--quiet",
+                       "--json", str(path)]) == 0
+    variant = json.loads(path.read_text())["variant"]
+    assert variant["target"] == 0 and variant["trump_card"] == "top"

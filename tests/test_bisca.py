@@ -228,7 +228,7 @@ def test_four_player_partnerships():
     r = state.result()
     assert sum(r.team_points) == 120 and r.points[0] == r.points[2] and r.points[1] == r.points[3]
     with pytest.raises(VariantError, match="hand_size=3"):
-        Bisca({"players": 4})
+        Bisca({"players": 4, "hand_size": 7})
 
 
 def test_observation_stock_slot_and_determinization():
@@ -380,3 +380,12 @@ def test_determinization_is_uniform_over_hand_and_stock_order():
     chi_hand = sum((in_hand[c] - samples * p) ** 2 / (samples * p * (1 - p)) for c in unknown)
     chi_top = sum((on_top[c] - samples / 30) ** 2 / (samples / 30) for c in unknown)
     assert chi_hand < 58.3 and chi_top < 58.3
+
+
+def test_four_players_default_to_three_cards_each() -> None:
+    from engine import registry
+    from engine.game import VariantError
+
+    assert registry.create("bisca", {"players": 4}).variant["hand_size"] == 3
+    with pytest.raises(VariantError):
+        registry.create("bisca", {"players": 4, "hand_size": 9})

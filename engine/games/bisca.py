@@ -65,6 +65,13 @@ class Bisca(TrickGame):
         self.exchange_rank: int = -1 if rank == "none" else self.deck.ranks.index(rank)
 
     @classmethod
+    def validate_variant(cls, variant: dict[str, Any]) -> dict[str, Any]:
+        """As :meth:`Game.validate_variant`; 4 players without an explicit ``hand_size`` get 3 cards each."""
+        if "hand_size" not in variant and str(variant.get("players", "")).strip() == "4":
+            variant = {**variant, "hand_size": 3}
+        return super().validate_variant(variant)
+
+    @classmethod
     def check_variant(cls, variant: dict[str, Any]) -> None:
         if variant["players"] == 4 and variant["hand_size"] != 3:
             raise VariantError(f"{cls.name} with 4 players deals 3 cards each: set hand_size=3 "
