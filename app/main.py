@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import time
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +111,8 @@ class App:
         except ImportError:
             font = {"name": "noto_sans", "size": str(size)}
         theme.setdefault("defaults", {})["font"] = font
+        for element in ("text_box", "label", "button", "drop_down_menu", "text_entry_line", "tool_tip"):
+            theme.setdefault(element, {}).setdefault("font", font)
         big = dict(font, size=str(int(size * 1.8)), bold="1")
         theme.setdefault("#title", {})["font"] = big
         theme.setdefault("#help", {})["font"] = dict(font, size=str(max(12, int(size * 0.85))))
@@ -117,8 +120,18 @@ class App:
 
     def _make_manager(self) -> pygame_gui.UIManager:
         self.font_size = self.gui_font_size()
-        return pygame_gui.UIManager(self.surface.get_size(), self._theme(self.font_size),
-                                    starting_language=self._gui_language())
+        manager = pygame_gui.UIManager(self.surface.get_size(), self._theme(self.font_size),
+                                       starting_language=self._gui_language())
+        size = self.font_size
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                manager.preload_fonts([{"name": "cardtable", "point_size": px, "style": style, "antialiased": "1"}
+                                   for px in (size, int(size * 0.85), int(size * 1.8))
+                                   for style in ("bold", "regular")])
+        except Exception:  # noqa: BLE001 - only a loading-time optimisation
+            pass
+        return manager
 
     @staticmethod
     def _gui_language() -> str:

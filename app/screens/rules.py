@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -107,7 +108,26 @@ class RulesScreen(Screen):
             y += bh + 6
         self.widgets["back"] = button(self.ui, pygame.Rect(margin, h - margin - bh, list_w, bh), t("Back (Esc)"))
         box = pygame.Rect(margin * 2 + list_w, top, w - 3 * margin - list_w, h - top - margin)
-        self.widgets["text"] = UITextBox(markdown_to_html(rules_markdown(self.game, i18n.language())), box, self.ui)
+        self.widgets["text"] = UITextBox(self.page_html(), box, self.ui)
+
+    def page_html(self) -> str:
+        """The page as pygame-gui HTML (the project's rules_pages module; a local fallback otherwise)."""
+        size = self.app.font_size
+        try:
+            from app.rules_pages import load_rules, parse_markdown, to_gui_html
+
+            h1, h2 = int(size * 1.7), int(size * 1.35)
+            html_text = to_gui_html(parse_markdown(load_rules(self.game, i18n.language())), h1, h2)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    self.ui.preload_fonts([{"name": "cardtable", "point_size": px, "style": style, "antialiased": "1"}
+                                       for px in (h1, h2, size) for style in ("bold", "regular")])
+            except Exception:  # noqa: BLE001 - only a loading-time optimisation
+                pass
+            return html_text.replace("<font pixel_size=", "<font face='cardtable' pixel_size=")
+        except (ImportError, KeyError, ValueError, OSError):
+            return markdown_to_html(rules_markdown(self.game, i18n.language()))
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame_gui.UI_BUTTON_PRESSED:

@@ -46,21 +46,28 @@ class StatisticsScreen(Screen):
             self.overall = None
             self.error = t("The records could not be read: {error}", error=str(e))
 
+    def geometry(self) -> tuple[int, int, int, int]:
+        """(margin, text size, row height, top of the recent-games list) for the current window."""
+        w, h = self.app.size
+        margin = max(16, w // 40)
+        size = max(14, h // 44)
+        bh = line_height(self.app.font_size)
+        rows = len(self.stats) + (1 if self.overall is not None else 0) or 1
+        list_top = margin + int(size * 2.6) + (rows + 1) * (size + 10) + bh
+        return margin, size, bh, list_top
+
     def build(self) -> None:
         w, h = self.app.size
-        bh = line_height(self.app.font_size)
-        margin = max(16, w // 40)
+        margin, size, bh, list_top = self.geometry()
         self.widgets = {"back": button(self.ui, pygame.Rect(margin, h - margin - bh, 260, bh), t("Back (Esc)"))}
-        x = w // 2 + margin // 2
-        y = margin + int(bh * 2.4)
-        bw = max(90, min(140, w // 10))
+        y = list_top + size + 12
+        bw = max(90, min(160, w // 9))
         for g in self.games:
-            if y + bh > h - margin - 2 * bh:
+            if y + bh > h - margin - bh - 10:
                 break
             self.widgets[("replay", g.id)] = button(self.ui, pygame.Rect(w - margin - bw, y, bw, int(bh * 0.9)),
                                                     t("Replay"))
             y += bh + 4
-        self.list_x = x
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
@@ -75,19 +82,17 @@ class StatisticsScreen(Screen):
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(BACKGROUND)
         w, h = surface.get_size()
-        size = max(14, h // 44)
-        margin = max(16, w // 40)
-        bh = line_height(self.app.font_size)
+        margin, size, bh, list_top = self.geometry()
         txt.blit_text(surface, t("Statistics"), (margin, margin), int(size * 1.8), GOLD, True)
-        y = margin + int(bh * 2.4)
-        col = (w // 2 - 2 * margin)
+        y = margin + int(size * 2.6)
+        full = w - 2 * margin
+        xs = [margin, margin + int(full * 0.40), margin + int(full * 0.55), margin + int(full * 0.70),
+              margin + int(full * 0.85)]
+        col = int(full * 0.14)
         heads = [t("Game"), t("Played"), t("Won"), t("Win %"), t("Best streak")]
-        xs = [margin, margin + int(col * 0.42), margin + int(col * 0.58), margin + int(col * 0.72),
-              margin + int(col * 0.86)]
         for hx, head in zip(xs, heads, strict=True):
-            txt.blit_text(surface, head, (hx, y), size, GOLD, True, max_width=int(col * 0.16) if hx != margin
-                          else int(col * 0.4))
-        y += size + 12
+            txt.blit_text(surface, head, (hx, y), size, GOLD, True, max_width=col if hx != margin else full // 3)
+        y += size + 10
         rows = [(_title(g), s) for g, s in sorted(self.stats.items())]
         if self.overall is not None:
             rows.append((t("All games"), self.overall))
@@ -96,19 +101,19 @@ class StatisticsScreen(Screen):
         for name, s in rows:
             cells = [name, str(s.games), str(s.wins), f"{s.win_pct:.0f}", str(s.best_streak)]
             for hx, c in zip(xs, cells, strict=True):
-                txt.blit_text(surface, c, (hx, y), size, WHITE, max_width=int(col * 0.4) if hx == margin else None)
+                txt.blit_text(surface, c, (hx, y), size, WHITE, max_width=col if hx != margin else full // 3)
             y += size + 10
-        x = self.list_x
-        y = margin + int(bh * 1.2)
-        txt.blit_text(surface, t("Recent games"), (x, y), size, GOLD, True)
-        y = margin + int(bh * 2.4)
+        y = list_top
+        txt.blit_text(surface, t("Recent games"), (margin, y), size, GOLD, True)
+        y += size + 12
         for g in self.games:
             if ("replay", g.id) not in self.widgets:
                 break
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.finished_at))
             outcome = {1.0: t("won"), 0.5: t("draw"), 0.0: t("lost")}.get(g.human_outcome, "")
-            line = f"{when}  {_title(g.game)}  {outcome}"
-            txt.blit_text(surface, line, (x, y + 4), int(size * 0.9), WHITE, max_width=w - x - 170)
+            totals = " - ".join(f"{v:g}" for v in g.totals)
+            line = f"{when}   {_title(g.game)}   {outcome}   {totals}"
+            txt.blit_text(surface, line, (margin, y + 4), size, WHITE, max_width=full - 180)
             y += bh + 4
         if self.error:
             txt.blit_text(surface, self.error, (w // 2, h - 2 * margin), size, (255, 160, 140), False, "center",

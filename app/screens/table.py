@@ -18,7 +18,7 @@ from app.i18n import t
 from app.layout import TableLayout, table_layout
 from app.main import Screen
 from app.tables import Scene, Sprite, View, renderer_for
-from app.tables.base import GOLD, MUTED, WHITE, hand_counts
+from app.tables.base import GOLD, MUTED, WHITE, hand_counts, stock_count
 from app.widgets import button, line_height
 from engine.games.tricks import PASS_FLAG, TrickState
 
@@ -146,7 +146,7 @@ class TableScreen(Screen):
         if ctl.privacy_for is not None:
             name = ctl.seats[ctl.privacy_for].label
             r = pygame.Rect(0, 0, min(lay.table.w - 40, 520), bh + 10)
-            r.center = (lay.table.centerx, lay.table.centery + bh)
+            r.center = (lay.table.centerx, lay.table.centery + int(bh * 2.2))
             self.buttons["privacy"] = button(ui, r, t("I am {name}: show my cards", name=name), "#primary")
         elif ctl.human_to_move():
             if self.pass_mode():
@@ -500,6 +500,7 @@ class TableScreen(Screen):
             bottom = humans[0] if humans else 0
         view = View(obs.state, viewer, bottom, hand_counts(obs, n), [s.label for s in ctl.seats],
                     state.current_player, ctl.thinking_seat(), auto_sort=self.app.settings.auto_sort)
+        view.stock_count = stock_count(obs)
         if ctl.human_to_move():
             legal = state.legal_moves()
             view.legal_moves = legal
@@ -525,12 +526,28 @@ class TableScreen(Screen):
                     cand.update(movelib.move_cards(state, m)[1:])
                 view.candidates = cand
                 view.chosen = list(self.choice.picked)
+        self.add_received(view, state, obs)
         if self.review and ctl.last_trick is not None:
             view.review_trick = ctl.last_trick.cards
             view.review_winner = ctl.last_trick.winner
         elif ctl.last_trick is not None and ctl.clock() < ctl.hold_until:
             view.review_trick = ctl.last_trick.cards
         return view
+
+    @staticmethod
+    def add_received(view: View, state: Any, obs: Any) -> None:
+        """Hearts: the cards the viewer received in the pass (their own cards), shown until the first trick."""
+        viewer = view.viewer
+        target = getattr(state, "pass_target", None)
+        if viewer is None or not callable(target) or getattr(state, "passing", True) or \
+                not getattr(state, "pass_offset", 0) or any(getattr(state, "tricks_won", [1])):
+            return
+        passer = next((s for s in range(state.num_players) if target(s) == viewer and s != viewer), None)
+        if passer is None:
+            return
+        view.received = {c for c in range(state.game.deck.size)
+                         if state.passed[passer] >> c & 1 and obs.state.hands[viewer] >> c & 1}
+        view.received_from = passer
 
     def draw(self, surface: pygame.Surface) -> None:
         lay = self.lay
@@ -556,7 +573,8 @@ class TableScreen(Screen):
         if self.ctl.privacy_for is not None:
             self.draw_privacy(surface)
         if self.review and self.ctl.last_trick is not None:
-            txt.blit_text(surface, t("Last trick - click or press T to return"),
+            winner = self.ctl.seats[self.ctl.last_trick.winner].label
+            txt.blit_text(surface, t("Last trick, won by {name} - click or press T to return", name=winner),
                           (lay.centre.centerx, lay.centre.top + lay.label_size), lay.label_size, GOLD,
                           True, "center", max_width=lay.centre.w)
 
@@ -633,6 +651,12 @@ class TableScreen(Screen):
             pygame.draw.rect(surface, (80, 220, 255), pos.inflate(6, 6), width=5, border_radius=radius)
         elif sp.mark == "focus":
             pygame.draw.rect(surface, (255, 255, 255), pos.inflate(4, 4), width=3, border_radius=radius)
+        elif sp.mark == "received":
+            pygame.draw.rect(surface, (80, 220, 255), pos.inflate(4, 4), width=3, border_radius=radius)
+            tag = txt.render(t("new"), max(10, pos.w // 7), (10, 30, 40), True)
+            tag_rect = tag.get_rect(midtop=(pos.centerx, pos.top + 2))
+            pygame.draw.rect(surface, (80, 220, 255), tag_rect.inflate(8, 2), border_radius=4)
+            surface.blit(tag, tag_rect)
         elif sp.mark == "candidate":
             pygame.draw.rect(surface, (80, 220, 255), pos.inflate(4, 4), width=3, border_radius=radius)
 
@@ -640,6 +664,7 @@ class TableScreen(Screen):
         size = txt.fit(lab.text, lab.size, lab.max_width, lab.bold) if lab.max_width else lab.size
         surf = txt.render(lab.text, size, (20, 20, 20) if lab.highlight else lab.colour, lab.bold)
         rect = surf.get_rect(**{lab.anchor: lab.pos})
+        rect.clamp_ip(self.lay.table.inflate(-size, -4))
         if lab.plate or lab.highlight:
             plate = rect.inflate(size, size // 2)
             colour = GOLD if lab.highlight else (10, 40, 28)
@@ -709,7 +734,7 @@ class TableScreen(Screen):
                 y += size + 5
         y += 6
         status = self.status_text()
-        for part in txt.wrap(status, size, w):
+        for part in txt.wrap(status, size, w, bold=True):
             txt.blit_text(surface, part, (x, y), size, GOLD, True)
             y += size + 5
         y += 6

@@ -82,6 +82,9 @@ class View:
     auto_sort: bool = True
     human_turn: bool = False
     legal_moves: list[int] = field(default_factory=list)
+    stock_count: int | None = None
+    received: set[int] = field(default_factory=set)
+    received_from: int | None = None
     review_trick: list[tuple[int, int]] | None = None
     review_winner: int | None = None
 
@@ -95,6 +98,18 @@ def hand_counts(obs: Any, n: int) -> list[int]:
         if slot.name.startswith("hand") and 0 <= slot.owner < n:
             counts[slot.owner] += slot.count
     return counts
+
+
+def stock_count(obs: Any) -> int | None:
+    """Cards in the stock from an observation (visible entries, hidden placeholders and the hidden slot)."""
+    stock = getattr(obs.state, "stock", None)
+    if stock is None:
+        return None
+    if isinstance(stock, int):
+        return stock.bit_count()
+    placeholders = any(c < 0 for c in stock)
+    hidden = sum(sl.count for sl in obs.slots if sl.name.startswith("stock"))
+    return len(stock) if placeholders else len(stock) + hidden
 
 
 class TableRenderer:
@@ -224,6 +239,8 @@ class TableRenderer:
                     mark = "illegal"
                 elif view.human_turn and card in view.legal_cards:
                     mark = "legal"
+                if card in view.received and mark in ("", "legal"):
+                    mark = "received"
                 scene.sprites.append(Sprite(("card", card), r, card, 0, "hand", seat, mark, cw))
             else:
                 scene.sprites.append(Sprite(("back", seat, i), r, None, 0, "hand", seat, width=cw))

@@ -3,13 +3,11 @@ tricks taken per seat, and for Bisca the stock with the face-up trump card under
 
 from __future__ import annotations
 
-from typing import Any
-
 import pygame
 
 from app.i18n import t
 from app.layout import TableLayout
-from app.tables.base import GOLD, MUTED, Label, Scene, Sprite, TableRenderer, View
+from app.tables.base import MUTED, Label, Scene, Sprite, TableRenderer, View
 from engine.games.tricks import PASS_FLAG
 
 
@@ -22,14 +20,6 @@ class TrickRenderer(TableRenderer):
         if tricks is not None:
             text = t("{n} tricks", n=tricks[seat]) + " · " + text
         return text
-
-    def stock_count(self, state: Any) -> int | None:
-        stock = getattr(state, "stock", None)
-        if stock is None:
-            return None
-        if isinstance(stock, int):
-            return stock.bit_count()
-        return len(stock)
 
     def add_centre(self, scene: Scene, view: View, lay: TableLayout) -> None:
         state = view.state
@@ -44,16 +34,12 @@ class TrickRenderer(TableRenderer):
             r = pygame.Rect(0, 0, cw, ch)
             r.center = (x, y)
             scene.sprites.append(Sprite(("card", card), r, card, 0, "trick", seat, width=cw))
-        if view.review_trick is not None and view.review_winner is not None:
-            wx, wy = lay.trick_offset(self.seat_angle(view.review_winner, view.bottom), 1.9)
-            scene.labels.append(Label(t("won by {name}", name=view.names[view.review_winner]), (wx, wy),
-                                      lay.label_size, GOLD, "center", True, plate=True))
         self.add_trump(scene, view, lay)
 
     def add_trump(self, scene: Scene, view: View, lay: TableLayout) -> None:
         state = view.state
         trump_card = getattr(state, "trump_card", None)
-        stock = self.stock_count(state)
+        stock = view.stock_count
         sw, sh = int(lay.card_w * 0.8), int(lay.card_h * 0.8)
         x = lay.centre.left + lay.margin
         y = lay.centre.bottom - sh - lay.label_size - lay.margin
@@ -81,11 +67,17 @@ class TrickRenderer(TableRenderer):
         deck = self.game.deck
         if isinstance(trump, int) and 0 <= trump < len(deck.suits):
             lines.append(t("Trump: {suit}", suit=t(deck.suit_names[trump])))
-        direction = getattr(state, "pass_direction_text", None)
-        if callable(direction):
-            direction = direction()
-        if isinstance(direction, str) and self.needs_pass_selection(view):
-            lines.append(t("Passing: {direction}", direction=t(direction)))
+        target = getattr(state, "pass_target", None)
+        if callable(target) and getattr(state, "passing", False):
+            to = target(view.bottom)
+            if to == view.bottom:
+                lines.append(t("No passing this hand"))
+            else:
+                lines.append(t("Passing 3 cards to {name}", name=view.names[to]))
+        if view.received and view.received_from is not None:
+            deck = self.game.deck
+            lines.append(t("Received from {name}: {cards}", name=view.names[view.received_from],
+                           cards=" ".join(deck.text(c) for c in sorted(view.received))))
         return lines
 
     def needs_pass_selection(self, view: View) -> bool:
