@@ -660,8 +660,12 @@ def cs_strategy(view: ScoponeView, moves: list[int], scopa_prevention: bool = Tr
     if sevens:
         rules += [("CS27", cs27), ("CS29", cs29), ("CS28", cs28), ("CS26", cs26), ("CS21", cs21),
                   ("CS22", cs22), ("CS20", cs20), ("CS23", cs23)]
+    safe_exists = scopa_prevention and any(not view.brings_to_scopa(m) for m in moves)
     for name, rule in rules:
-        move, moves = d.take(rule(view, moves), name, moves)
+        result = rule(view, moves)
+        if isinstance(result, list) and safe_exists and all(view.brings_to_scopa(m) for m in result):
+            continue  # a filter may not take away every move that is safe from a scopa
+        move, moves = d.take(result, name, moves)
         if move is not None:
             return move
     mul = mulinello_moves(view, moves)
@@ -671,7 +675,7 @@ def cs_strategy(view: ScoponeView, moves: list[int], scopa_prevention: bool = Tr
             return move
         d.rule = "mulinello"
         return greedy_best(mul)
-    safe = [m for m in moves if not opponent_mulinello(view, m)]
+    safe = [m for m in moves if _cap(m) or not opponent_mulinello(view, m)]  # CS7: laid cards only
     if scopa_prevention:
         no_scopa = [m for m in moves if not view.brings_to_scopa(m)]
         # Avoiding the opponents' mulinello never overrides the scopa prevention: a scopa is a sure point.
@@ -685,20 +689,19 @@ def cs_strategy(view: ScoponeView, moves: list[int], scopa_prevention: bool = Tr
 def determine_move(view: ScoponeView, moves: list[int], d: Decision) -> int:
     """DetermineMove of Algorithm 6: CS1 captures validated by CS24/CS8/CS12, else the laying rules."""
     remaining = list(moves)
-    first: int | None = None
-    while True:
-        caps = [m for m in remaining if _cap(m)]
-        if not caps:
-            break
-        move = cs1_choose(view, caps)
-        first = move if first is None else first
-        if cs24_ok(view, move) and cs8_ok(view, move) and cs12_ok(view, move):
-            d.rule = "CS1"
-            return move
-        remaining.remove(move)
-        if not remaining:
-            d.rule = "CS1"
-            return first
+    caps = [m for m in remaining if _cap(m)]
+    if caps:
+        # CS9: when a capture is possible, capture. The validation rules only switch to another capture
+        # (seeds/002's TryAnotherMove); when no capture passes them all, the CS1 choice stands.
+        first = move = cs1_choose(view, caps)
+        while not (cs24_ok(view, move) and cs8_ok(view, move) and cs12_ok(view, move)):
+            caps.remove(move)
+            if not caps:
+                move = first
+                break
+            move = cs1_choose(view, caps)
+        d.rule = "CS1"
+        return move
     for name, rule in (("CS11", cs11), ("CS13", cs13), ("CS17", cs17)):
         _, remaining = d.take(rule(view, remaining), name, remaining)
     if any(view.count(view.hand, VALUE[_card(m)]) >= 2 for m in remaining):
