@@ -915,9 +915,13 @@ def cg_strategy(view: ScoponeView, moves: list[int], scopa_prevention: bool = Tr
                 if name == "CG1" or all_scopa or not view.brings_to_scopa(result):
                     d.rule = name
                     return result
+        safe_exists = scopa_prevention and not all_scopa
         for name, rule in (("CG3", cg3), ("CG7", cg7), ("CG10", cg10), ("CG11", cg11), ("CG12", cg12),
                            ("CG13", cg13)):
-            _, moves = d.take(rule(view, moves), name, moves)
+            result = rule(view, moves)
+            if isinstance(result, list) and safe_exists and all(view.brings_to_scopa(m) for m in result):
+                continue  # as in CS: a filter may not take away every scopa-safe move
+            _, moves = d.take(result, name, moves)
     return cs_strategy(view, moves, scopa_prevention, sevens, d)
 
 
