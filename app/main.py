@@ -62,6 +62,7 @@ class App:
         self.settings = loaded.settings
         self.startup_warnings = list(loaded.warnings)
         i18n.set_language(self.settings.language)
+        os.environ.setdefault("SDL_WINDOWS_DPI_AWARENESS", "permonitorv2")  # crisp, unscaled pixels on HiDPI
         pygame.init()
         pygame.key.set_repeat(350, 40)
         self.headless = headless or os.environ.get("SDL_VIDEODRIVER") == "dummy"
@@ -304,6 +305,7 @@ class App:
                 pass
             self._worker = None
         pygame.quit()
-        from app import text
+        from app import sound, text
 
         text.clear_caches()
+        sound.clear()

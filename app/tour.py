@@ -137,7 +137,11 @@ class Tour:
             self.shot("scopone_capture_choice")
         self.table("scopa", stop=lambda s: len(s.history) >= 3 and s.current_player == 0)
         self.shot("table_scopa")
-        scr = self.table("pharaoh", seed=3, stop=lambda s: s.current_player == 0 and _ober_play(s) is not None)
+        for seed in range(3, 30):
+            scr = self.table("pharaoh", seed=seed,
+                             stop=lambda s: s.current_player == 0 and _ober_play(s) is not None)
+            if _ober_play(scr.ctl.state) is not None:
+                break
         self.shot("table_pharaoh")
         card = _ober_play(scr.ctl.state)
         if card is not None:
@@ -245,11 +249,13 @@ def _multi_capture(state: Any) -> int | None:
 
 
 def _ober_play(state: Any) -> int | None:
+    """A card whose play names a suit (a Pharaoh Ober), if the player holds one that is playable."""
     from app import moves as movelib
+    from engine.games.pharaoh import named_suit
 
     by_card, _ = movelib.group_by_card(state, state.legal_moves())
     for card, ms in by_card.items():
-        if len(ms) > 1:
+        if len(ms) > 1 and any(named_suit(m) >= 0 for m in ms):
             return card
     return None
 

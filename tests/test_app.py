@@ -316,3 +316,95 @@ def test_hearts_pass_requires_the_full_selection(app: Any) -> None:
     assert screen.selected == cards[:3]
     screen.confirm_pass()
     assert [m & ~PASS_FLAG for m in ctl.session.moves[0][:3]] == cards[:3]
+
+
+def test_continue_restores_the_exact_game(app: Any) -> None:
+    from app.screens.menu import MenuScreen
+
+    screen = open_table(app, "scopa", seed=12)
+    rng = random.Random(12)
+    for _ in range(60):
+        app.step()
+        if screen.ctl.human_to_move():
+            human_turn_by_clicking(app, screen, rng)
+        if screen.ctl.session.ply >= 6 and screen.ctl.human_to_move():
+            break
+    state_json = screen.ctl.state.to_json()
+    moves = [list(h) for h in screen.ctl.session.moves]
+    screen.to_menu()
+    menu = app.top
+    assert isinstance(menu, MenuScreen) and menu.has_autosave
+    app.step()
+    menu.activate("continue")
+    table = app.top
+    assert table.name == "table"
+    assert table.ctl.state.to_json() == state_json
+    assert table.ctl.session.moves == moves
+    assert table.ctl.can_undo()
+
+
+def test_new_game_screen_starts_the_chosen_seats(app: Any) -> None:
+    from app.screens.new_game import NewGameScreen
+
+    app.push(NewGameScreen(app, "scopone"))
+    screen = app.top
+    assert screen.seats[0].kind == "human" and all(s.kind == "ai" for s in screen.seats[1:])
+    options = screen.kind_options()
+    assert "Rule-based: cs" in options
+    screen.on_dropdown(("kind", 1), "Rule-based: cs")
+    screen.on_dropdown(("kind", 3), "AI: expert")
+    screen.on_dropdown(("opt", "target"), "21")
+    app.rebuild()
+    screen.widgets[("opt", "target")].set_text("21")
+    assert screen.start(seed=4)
+    table = app.top
+    seats = table.ctl.session.seats
+    assert seats[1].spec == "cs" and seats[3].preset == "expert" and seats[3].spec
+    assert table.ctl.match.game.variant["target"] == 21
+
+
+def test_bad_variant_value_is_reported_and_nothing_starts(app: Any) -> None:
+    from app.screens.new_game import NewGameScreen
+
+    app.push(NewGameScreen(app, "sueca"))
+    screen = app.top
+    screen.widgets[("opt", "target")].set_text("lots")
+    assert not screen.start(seed=1)
+    assert "target" in screen.error and app.top is screen
+
+
+def test_match_end_records_the_game_and_the_survey_saves_answers(app: Any) -> None:
+    from app.screens.statistics import ReplayScreen, StatisticsScreen
+    from app.screens.survey import SurveyScreen
+    from saves.records import RecordsDB
+    from saves.survey import load_answers
+
+    app.settings.survey = "every"
+    screen = open_table(app, "sueca", {"target": 0}, seed=13)
+    play_hand(app, screen, seed=13)
+    app.top.next()
+    end = app.top
+    assert end.name == "match_end" and end.record_id is not None
+    assert not app.autosave_store().exists()
+    end.leave_to("menu")
+    survey = app.top
+    assert isinstance(survey, SurveyScreen)
+    for target, items in survey.pages:
+        for item in items:
+            if item.type == "likert":
+                survey.set_value(item, target, 5)
+    for _ in survey.pages:
+        survey.next_page()
+    assert app.top.name == "menu"
+    with RecordsDB() as db:
+        answers = load_answers(db, end.record_id)
+    assert answers and answers[0]["answers"]
+    app.push(StatisticsScreen(app))
+    app.step()
+    assert app.top.stats["sueca"].games == 1
+    app.push(ReplayScreen(app, end.record_id))
+    replay = app.top
+    app.step()
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_END, mod=0, unicode=""))
+    app.step()
+    assert replay.index == len(replay.steps) - 1 and replay.steps[-1].state.is_terminal()

@@ -74,6 +74,7 @@ class NewGameScreen(Screen):
         self.seats: list[Seat] = []
         self.widgets: dict[Any, Any] = {}
         self.error = ""
+        self._rule_agents: dict[str, list[str]] = {}
         self.reset_game(self.game_name)
 
     def reset_game(self, name: str) -> None:
@@ -92,12 +93,33 @@ class NewGameScreen(Screen):
         except VariantError:
             return len(self.seats) or 4
 
+    def rule_agents(self) -> list[str]:
+        """Fair rule-based agents that play the chosen game (offered besides the search presets)."""
+        if self.game_name not in self._rule_agents:
+            from engine import agents
+
+            names = []
+            for name in ("heuristic", "greedy", "cs", "cg", "biggest", "smallest", "annoying", "random"):
+                try:
+                    cls = agents.agent_class(name)
+                    if not cls.fair or (cls.games and self.game_name not in cls.games):
+                        continue
+                    agents.make(name, self.game())
+                except Exception:  # noqa: BLE001 - an agent that does not support this game/variant
+                    continue
+                names.append(name)
+            self._rule_agents[self.game_name] = names
+        return self._rule_agents[self.game_name]
+
     def kind_options(self) -> list[str]:
-        return [t("Human")] + [t("AI: {level}", level=t(level)) for level in workers.levels()]
+        return [t("Human")] + [t("AI: {level}", level=t(level)) for level in workers.levels()] + \
+            [t("Rule-based: {name}", name=name) for name in self.rule_agents()]
 
     def seat_kind_text(self, seat: Seat) -> str:
         if seat.kind == "human":
             return t("Human")
+        if not seat.preset and seat.spec:
+            return t("Rule-based: {name}", name=seat.spec)
         return t("AI: {level}", level=t(seat.preset or "casual"))
 
     def build(self) -> None:
@@ -227,6 +249,9 @@ class NewGameScreen(Screen):
                 for level in workers.levels():
                     if text == t("AI: {level}", level=t(level)):
                         seat.kind, seat.preset, seat.spec = "ai", level, ""
+                for name in self.rule_agents():
+                    if text == t("Rule-based: {name}", name=name):
+                        seat.kind, seat.preset, seat.spec = "ai", "", name
 
     def start(self, seed: int | None = None) -> bool:
         """Validate and start the match; on bad input show the reason and stay."""
@@ -236,7 +261,8 @@ class NewGameScreen(Screen):
         except VariantError as e:
             self.error = str(e)
             return False
-        seats = [Seat(s.kind, s.name or f"{t('Player')} {i + 1}", "", s.preset) for i, s in enumerate(self.seats)]
+        seats = [Seat(s.kind, s.name or f"{t('Player')} {i + 1}", s.spec if not s.preset else "", s.preset)
+                 for i, s in enumerate(self.seats)]
         session = new_session(game, seats, seed)
         start_session(self.app, session)
         return True

@@ -268,7 +268,7 @@ def go_next(app: Any, where: str, session: Any) -> None:
         screen.variant = dict(session.match.game.variant)
         from saves.session import Seat
 
-        screen.seats = [Seat(s.kind, s.name, "", s.preset) for s in session.seats]
+        screen.seats = [Seat(s.kind, s.name, s.spec if not s.preset else "", s.preset) for s in session.seats]
         app.push(screen)
     else:
         app.reset_to(MenuScreen(app))

@@ -69,6 +69,7 @@ class TableScreen(Screen):
         self.prev_rects: dict[tuple[Any, ...], pygame.Rect] = {}
         self.scene: Scene | None = None
         self.scene_cache_key: Any = None
+        self.warm_queue: list[tuple[int, int]] = []
         self.shades: dict[tuple[int, int], pygame.Surface] = {}
         self.view: View | None = None
         self.lay: TableLayout = table_layout(*app.size)
@@ -78,8 +79,16 @@ class TableScreen(Screen):
         self.signature: Any = None
         self.summary_shown = False
         self.rot_cache: dict[tuple[Any, ...], pygame.Surface] = {}
+        controller.listeners.append(self.on_move)
         self.face_up_drawn: set[tuple[int, int]] = set()
         """(seat, card) of every hand card drawn face up (tests check hotseat privacy with it)."""
+
+    def on_move(self, when: str, seat: int, move: int) -> None:
+        """Controller callback around every applied move: a sound after it (when enabled)."""
+        if when == "after":
+            from app import sound
+
+            sound.play("chime" if self.ctl.hand_over else "card", self.app.settings.sound)
 
     # --- GUI -----------------------------------------------------------------------------------
     def action_signature(self) -> Any:
@@ -118,14 +127,16 @@ class TableScreen(Screen):
         self.warm_up()
 
     def warm_up(self) -> None:
-        """Render every card face at the main sizes now, so no frame pays for it during play."""
+        """Queue every card face at the table's main size: a few are rendered per frame (update), so later
+        frames do not pay for drawing a face the first time it appears."""
         art = self.renderer.art
         lay = self.lay
-        for width in {lay.card_w}:
-            for card in range(self.game.deck.size):
-                art.face(card, width)
-            art.back(width)
+        for sp in self.scene.sprites if self.scene is not None else []:
+            if sp.card is not None:
+                art.face(sp.card, sp.width or lay.card_w)
+        art.back(lay.card_w)
         art.back(lay.small_w)
+        self.warm_queue = [(c, lay.card_w) for c in range(self.game.deck.size)]
 
     def build_actions(self) -> None:
         """Buttons that depend on the moment: privacy, confirm a pass, moves without a card, the choice list."""
@@ -462,6 +473,10 @@ class TableScreen(Screen):
     # --- frame ---------------------------------------------------------------------------------
     def update(self, dt: float) -> None:
         ctl = self.ctl
+        for _ in range(3):
+            if self.warm_queue:
+                card, width = self.warm_queue.pop()
+                self.renderer.art.face(card, width)
         ctl.update()
         if ctl.hand_over and not self.summary_shown and ctl.clock() >= ctl.hold_until:
             self.summary_shown = True
@@ -776,4 +791,6 @@ class TableScreen(Screen):
         return t("{name} to play", name=name)
 
     def leave(self) -> None:
+        if self.on_move in self.ctl.listeners:
+            self.ctl.listeners.remove(self.on_move)
         self.ctl.close()
