@@ -27,11 +27,19 @@ _DEFAULT = {
     "strong": "ismcts:iterations=5000",
     "expert": "ismcts:iterations=20000,seconds=1.0,endgame=50",
 }
+_SLOW = {  # long random playouts: iteration budgets capped by time so a move stays short
+    "casual": "ismcts:iterations=1000,seconds=0.4",
+    "strong": "ismcts:iterations=5000,seconds=0.8",
+    "expert": "ismcts:iterations=20000,seconds=1.0",
+}
 _PER_GAME: dict[str, dict[str, str]] = {
     "bisca": {"expert": "ismcts:iterations=20000,seconds=1.0,reward=wl,endgame=200"},
     "briscola": {"expert": "ismcts:iterations=20000,seconds=1.0,reward=wl,endgame=200"},
     "hearts": {"strong": "ismcts:iterations=5000,reward=relative",
                "expert": "ismcts:iterations=20000,seconds=1.0,reward=relative,endgame=50"},
+    "scopone": _SLOW,
+    "scopa": _SLOW,
+    "pharaoh": {"beginner": "ismcts:iterations=30", **_SLOW},
 }
 
 
