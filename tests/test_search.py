@@ -211,6 +211,7 @@ def test_ismcts_takes_an_obvious_win() -> None:
 
 
 @pytest.mark.parametrize("spec", ["ismcts:iterations=20,handler=card", "ismcts:iterations=20,opponents=greedy",
+                                  "ismcts:iterations=20,handler=card,resolve=greedy",
                                   "ismcts:iterations=12,sim=egreedy,bias=cgs"])
 def test_scopone_hooks_play_legal_deterministic_moves(spec: str) -> None:
     game = registry.create("scopone")

@@ -8,6 +8,9 @@ The search itself never special-cases a game. A game (or the module of its rule-
   of shape (slots, deck size) (seeds/001 chapter 5, seeds/002 5.6); used with ``bias=NAME``.
 * move handlers: ``register_move_handler(game, name, fn)`` with ``fn(state, move) -> key`` grouping moves
   into tree branches (seeds/002 move handlers); used with ``handler=NAME``.
+* move resolvers: ``register_resolver(game, name, fn)`` with ``fn(state, moves, rng) -> move`` choosing the
+  concrete move of a move-handler branch (e.g. Scopone OCH: the Greedy capture for the chosen card); used
+  with ``resolve=NAME`` (default: a uniformly random move of the branch).
 * transposition keys: ``register_transposition_key(game, fn)`` with ``fn(state, observer) -> hashable``
   naming the (abstracted) information set of ``observer`` (seeds/001 4.1); used with ``transpositions=true``.
 * score spans: ``register_score_span(game, points)`` for the SD/score rewards' scaling.
@@ -30,13 +33,14 @@ _policies: dict[tuple[str, str], PolicyFn] = {}
 _biases: dict[tuple[str, str], BiasFn] = {}
 _handlers: dict[tuple[str, str], HandlerFn] = {}
 _keys: dict[str, KeyFn] = {}
+_resolvers: dict[tuple[str, str], Callable[[GameState, list[int], random.Random], int]] = {}
 _spans: dict[str, float] = {"sueca": 120.0, "bisca": 120.0, "briscola": 120.0, "hearts": 26.0}
 _loaded: set[str] = set()
 
 # Modules that register hooks for a game when imported (rule-based players, game modules).
 _PROVIDERS: dict[str, tuple[str, ...]] = {
-    "scopone": ("engine.agents.scopone_rules", "engine.games.scopone"),
-    "scopa": ("engine.agents.scopone_rules", "engine.games.scopone"),
+    "scopone": ("engine.agents.scopone_rules", "engine.games.scopone", "engine.search.scopone_handlers"),
+    "scopa": ("engine.agents.scopone_rules", "engine.games.scopone", "engine.search.scopone_handlers"),
     "pharaoh": ("engine.agents.pharaoh_rules", "engine.games.pharaoh"),
     "hearts": ("engine.agents.heuristic", "engine.games.hearts", "engine.search.hearts_abstraction"),
     "sueca": ("engine.agents.heuristic",),
@@ -73,6 +77,15 @@ def register_bias(game: str, name: str, fn: BiasFn) -> None:
 def register_move_handler(game: str, name: str, fn: HandlerFn) -> None:
     """Register a move handler ``fn(state, move) -> branch key`` (moves with equal keys share a node)."""
     _handlers[(game, name)] = fn
+
+
+def register_resolver(game: str, name: str, fn: Callable[[GameState, list[int], random.Random], int]) -> None:
+    """Register ``fn(state, moves, rng) -> one of moves`` choosing the concrete move of a handler branch."""
+    _resolvers[(game, name)] = fn
+
+
+def resolver(game: str, name: str) -> Callable[[GameState, list[int], random.Random], int]:
+    return _lookup(_resolvers, game, name, "move resolver")
 
 
 def register_transposition_key(game: str, fn: KeyFn) -> None:

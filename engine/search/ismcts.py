@@ -101,6 +101,7 @@ class _Config:
         self.workers = int(cfg["workers"])
         self.reuse = bool(cfg["reuse"])
         self.opponents = str(cfg["opponents"])
+        self.resolve = str(cfg["resolve"])
 
 
 def _uniform_choice(seq: list[Any], rng: random.Random) -> Any:
@@ -131,6 +132,15 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
         heuristic = hooks.policy(game_name, conf.sim)
     track = nast is not None
     opponent_policy = hooks.policy(game_name, conf.opponents) if conf.opponents else None
+    resolve = hooks.resolver(game_name, conf.resolve) if conf.resolve else None
+
+    def concrete(group: list[int]) -> int:
+        if len(group) == 1:
+            return group[0]
+        if resolve is not None:
+            return resolve(d, group, rng)
+        return group[int(rand() * len(group))]
+
     sampler = DealSampler(obs, bias_matrix)
     fixed_dets: list[GameState] = []
     if conf.dets > 0:
@@ -184,7 +194,7 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
                     ch.avail += 1
             if untried:
                 k = _uniform_choice(untried, rng)
-                move = k if groups is None else _uniform_choice(groups[k], rng)
+                move = k if groups is None else concrete(groups[k])
                 if depth == 0:
                     root_moves.setdefault(k, move)
                 d.do(move)
@@ -218,7 +228,7 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
                 u = ch.total / v + c * sqrt(log(ch.avail) / v)
                 if u > best_u:
                     best_u, best, best_k = u, ch, k
-            move = best_k if groups is None else _uniform_choice(groups[best_k], rng)
+            move = best_k if groups is None else concrete(groups[best_k])
             if depth == 0:
                 root_moves.setdefault(best_k, move)
             d.do(move)
@@ -287,6 +297,9 @@ class ISMCTSAgent(Agent):
                "('' = uniform)", type=str),
         Option("handler", "", "move handler registered for the game (e.g. Scopone AMH/OMH/OCH/GOH; "
                "'' = every move its own branch)", type=str),
+        Option("resolve", "", "move resolver registered for the game choosing the concrete move of a handler "
+               "branch (e.g. Scopone 'greedy': handler=card,resolve=greedy is seeds/002 OCH); '' = random",
+               type=str),
         Option("opponents", "", "in the tree, other seats play only this registered policy's move (seeds/002 "
                "GOH with 'greedy'); '' = every legal move", type=str),
         Option("workers", 1, "root parallelization: independent searches in this many processes, merged "
@@ -306,6 +319,8 @@ class ISMCTSAgent(Agent):
             hooks.move_handler(game.name, conf.handler)
         if conf.opponents:
             hooks.policy(game.name, conf.opponents)
+        if conf.resolve:
+            hooks.resolver(game.name, conf.resolve)
         if conf.reuse and (conf.handler or conf.transpositions):
             raise VariantError("reuse cannot be combined with handler or transpositions")
         self._kept: tuple[int, list[Any], Node] | None = None
@@ -363,10 +378,11 @@ class ISMCTSAgent(Agent):
             if k not in order:
                 order.append(k)
         key = result.best_key(order)
+        group = [m for m in moves if fn(obs.state, m) == key]
+        if self.conf.resolve and len(group) > 1:
+            return hooks.resolver(self.game.name, self.conf.resolve)(obs.state, group, rng)
         move = result.moves_by_key.get(key)
-        if move in moves:
-            return move
-        return next(m for m in moves if fn(obs.state, m) == key)
+        return move if move in group else group[0]
 
     def _reusable_root(self, obs: Observation) -> Node | None:
         """The kept subtree for the moves played since the last decision, if they are all known."""
