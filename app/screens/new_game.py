@@ -60,6 +60,8 @@ def option_values(option: Option) -> list[str] | None:
     typ = option.type if option.type is not object else type(option.default)
     if typ is bool:
         return ["True", "False"]
+    if typ is int and option.min is not None and option.max is not None and option.max - option.min <= 12:
+        return [str(v) for v in range(option.min, option.max + 1)]
     return None
 
 
@@ -141,25 +143,40 @@ class NewGameScreen(Screen):
                                         t(registry.game_class(self.game_name).title))
         y += bh + gap
         cls = registry.game_class(self.game_name)
+        help_size = max(12, int(self.app.font_size * 0.85))
+        hh = int(bh * 0.7)
+        blocks = []
         for opt in cls.options:
-            if y + bh * 2 > left.bottom:
-                break
+            lines = txt.wrap(t(opt.help), help_size, col_w - lw - 24)[:3]
+            blocks.append((opt, lines, bh + len(lines) * hh + gap))
+        total = sum(b[2] for b in blocks)
+        room = left.bottom - y
+        container = None
+        ox, oy, ow = left.left, y, col_w
+        if total > room:
+            from pygame_gui.elements import UIScrollingContainer
+
+            scroll = UIScrollingContainer(pygame.Rect(left.left, y, col_w, room), ui, allow_scroll_x=False)
+            scroll.set_scrollable_area_dimensions((col_w - 24, total))
+            self.widgets["options_scroll"] = scroll
+            container = scroll
+            ox, oy, ow = 0, 0, col_w - 24
+        for opt, lines, _height in blocks:
             name = t(opt.name.replace("_", " ").capitalize())
-            label(ui, pygame.Rect(left.left, y, lw, bh), name)
+            label(ui, pygame.Rect(ox, oy, lw, bh), name, container=container)
             values = option_values(opt)
-            r = pygame.Rect(left.left + lw, y, col_w - lw, bh)
+            r = pygame.Rect(ox + lw, oy, ow - lw, bh)
             current = str(self.variant.get(opt.name, opt.default))
             if values is not None:
-                self.widgets[("opt", opt.name)] = dropdown(ui, r, [t(v) for v in values], t(current))
+                self.widgets[("opt", opt.name)] = dropdown(ui, r, [t(v) for v in values], t(current),
+                                                           container=container)
             else:
-                self.widgets[("opt", opt.name)] = entry(ui, r, current)
-            y += bh
-            help_text = t(opt.help)
-            lines = txt.wrap(help_text, max(12, int(self.app.font_size * 0.85)), col_w - lw)
-            for line in lines[:3]:
-                label(ui, pygame.Rect(left.left + lw, y, col_w - lw, int(bh * 0.7)), line, "#help")
-                y += int(bh * 0.7)
-            y += gap
+                self.widgets[("opt", opt.name)] = entry(ui, r, current, container=container)
+            oy += bh
+            for line in lines:
+                label(ui, pygame.Rect(ox + lw, oy, ow - lw, hh), line, "#help", container=container)
+                oy += hh
+            oy += gap
         # Seats.
         y = right.top
         label(ui, pygame.Rect(right.left, y, col_w, bh), t("Seats (in play order)"))
@@ -204,7 +221,7 @@ class NewGameScreen(Screen):
     def read_widgets(self) -> None:
         """Copy text fields (names, integer options) into the model."""
         for key, widget in self.widgets.items():
-            if isinstance(key, tuple) and key[0] == "name":
+            if isinstance(key, tuple) and key[0] == "name" and key[1] < len(self.seats):
                 self.seats[key[1]].name = widget.get_text().strip()[:40] or self.seats[key[1]].name
             elif isinstance(key, tuple) and key[0] == "opt" and hasattr(widget, "get_text"):
                 self.variant[key[1]] = widget.get_text().strip()
@@ -218,6 +235,11 @@ class NewGameScreen(Screen):
         elif event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
             key = next((k for k, wdg in self.widgets.items() if wdg is event.ui_element), None)
             self.on_dropdown(key, event.text)
+        elif event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED:
+            key = next((k for k, wdg in self.widgets.items() if wdg is event.ui_element), None)
+            if isinstance(key, tuple) and key[0] == "opt":
+                self.read_widgets()
+                self.app.rebuild()
         elif event.type == pygame.KEYDOWN:
             if event.key == pygame.K_ESCAPE:
                 self.app.pop()

@@ -70,9 +70,13 @@ class SummaryScreen(Screen):
 
     def build(self) -> None:
         w, h = self.app.size
-        self.panel = pygame.Rect(0, 0, min(w - 40, max(700, int(w * 0.62))), h - max(40, h // 10))
-        self.panel.center = (w // 2, h // 2)
         bh = line_height(self.app.font_size)
+        size = max(14, min(24, h // 40))
+        rows = 2 + len(breakdown_rows(self.ctl.hand_result.breakdown, len(self.ctl.match.game.teams()))) \
+            if self.ctl.hand_result is not None else 2
+        needed = int(size * 1.5) + 3 * size + 40 + rows * (int(size * 0.9) + 8) + bh + 40
+        self.panel = pygame.Rect(0, 0, min(w - 40, max(700, int(w * 0.62))), min(h - max(40, h // 10), needed))
+        self.panel.center = (w // 2, h // 2)
         bw = min(340, self.panel.w // 2 - 30)
         y = self.panel.bottom - bh - 16
         over = self.ctl.match_over

@@ -214,20 +214,23 @@ class TableScreen(Screen):
         self.choice_top = bottom - (len(shown) + 1) * (bh + gap)
 
     def card_name(self, card: int) -> str:
+        """Short readable card name in the current language, e.g. "6 Coins" or "Horse Cups"."""
         deck = self.game.deck
-        return f"{t(deck.rank_names[deck.rank_of(card)])} {t(deck.suit_names[deck.suit_of(card)])}"
+        symbol = deck.ranks[deck.rank_of(card)]
+        rank = symbol if symbol.isdigit() else t(deck.rank_names[deck.rank_of(card)])
+        return f"{rank} {t(deck.suit_names[deck.suit_of(card)])}"
 
     def move_label(self, move: int) -> str:
         if self.game.name in ("scopone", "scopa"):
             cards = movelib.move_cards(self.ctl.state, move)
             if len(cards) > 1:
-                return t("take {cards}", cards=" + ".join(self.game.deck.text(c) for c in cards[1:]))
+                return t("take {cards}", cards=" + ".join(self.card_name(c) for c in cards[1:]))
             return t("lay it on the table")
         if self.game.name == "pharaoh":
             from engine.games.pharaoh import named_suit
 
             cards = movelib.move_cards(self.ctl.state, move)
-            text = self.card_name(cards[0]) if len(cards) == 1 else " + ".join(self.game.deck.text(c) for c in cards)
+            text = " + ".join(self.card_name(c) for c in cards)
             suit = named_suit(move)
             if suit >= 0:
                 text += " → " + t(self.game.deck.suit_names[suit])

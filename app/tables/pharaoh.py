@@ -10,17 +10,13 @@ from app.layout import TableLayout
 from app.tables.base import GOLD, MUTED, Label, Scene, Sprite, TableRenderer, View
 
 
-def ordinal(n: int) -> str:
-    return t("{n}.", n=n)
-
-
 class PharaohRenderer(TableRenderer):
     ordered_moves = True
 
     def seat_detail(self, view: View, seat: int) -> str:
         finished = getattr(view.state, "finished", [])
         if seat in finished:
-            return t("finished {place}", place=ordinal(finished.index(seat) + 1))
+            return t("finished: place {n}", n=finished.index(seat) + 1)
         return t("{n} cards", n=view.counts[seat])
 
     def add_centre(self, scene: Scene, view: View, lay: TableLayout) -> None:
@@ -70,5 +66,5 @@ class PharaohRenderer(TableRenderer):
         finished = getattr(state, "finished", [])
         if finished:
             lines.append(t("Places: {places}", places=", ".join(
-                f"{ordinal(i + 1)} {view.names[s]}" for i, s in enumerate(finished))))
+                f"{i + 1}. {view.names[s]}" for i, s in enumerate(finished))))
         return lines
