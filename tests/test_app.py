@@ -408,3 +408,16 @@ def test_match_end_records_the_game_and_the_survey_saves_answers(app: Any) -> No
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_END, mod=0, unicode=""))
     app.step()
     assert replay.index == len(replay.steps) - 1 and replay.steps[-1].state.is_terminal()
+
+
+def test_look_at_the_table_after_a_hand_and_back_to_the_result(app: Any) -> None:
+    screen = open_table(app, "bisca", seed=14)
+    play_hand(app, screen, seed=14)
+    summary = app.top
+    press(app, summary.buttons["table"])
+    for _ in range(3):
+        app.step()
+    assert app.top is screen and screen.looking_at_end
+    press(app, screen.buttons["show_summary"])
+    app.step()
+    assert app.top.name == "summary"

@@ -108,6 +108,10 @@ class MenuScreen(Screen):
         txt.blit_text(surface, "cardtable", (w // 2, int(h * 0.14)), big, GOLD, True, "center")
         txt.blit_text(surface, t("Sueca · Bisca · Briscola · Hearts · Scopone · Scopa · Pharaoh · Moss Side Whist"),
                       (w // 2, int(h * 0.14) + big), max(14, h // 45), MUTED, False, "center", max_width=w - 40)
+        keys = t("Keys: N new game, S settings, R rules, Q quit") if not self.has_autosave else \
+            t("Keys: C continue, N new game, S settings, R rules, Q quit")
+        txt.blit_text(surface, keys, (w // 2, h - max(56, h // 11)), max(13, h // 52), MUTED, False, "center",
+                      max_width=w - 40)
         if self.message:
             txt.blit_text(surface, self.message, (w // 2, h - max(30, h // 20)), max(14, h // 48), (255, 160, 140),
                           False, "center", max_width=w - 40)

@@ -91,10 +91,10 @@ class SummaryScreen(Screen):
             if event.ui_element is self.buttons.get("next"):
                 self.next()
             elif event.ui_element is self.buttons.get("table"):
-                self.table.summary_shown = True
-                self.app.pop()
+                self.table.looking_at_end = True
                 self.table.summary_shown = False
-                self.table.review = True
+                self.table.review = self.ctl.last_trick is not None
+                self.app.pop()
         elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.next()
 

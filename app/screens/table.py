@@ -78,6 +78,8 @@ class TableScreen(Screen):
         self.choice_top = 10_000
         self.signature: Any = None
         self.summary_shown = False
+        self.looking_at_end = False
+        """After "Look at the table" on the hand summary: stay here until "Show the result"."""
         self.rot_cache: dict[tuple[Any, ...], pygame.Surface] = {}
         controller.listeners.append(self.on_move)
         self.face_up_drawn: set[tuple[int, int]] = set()
@@ -100,7 +102,8 @@ class TableScreen(Screen):
             _, other = movelib.group_by_card(ctl.state, ctl.state.legal_moves())
             legal_other = tuple(other)
         pass_mode = self.pass_mode()
-        return (ctl.privacy_for, self.choice and tuple(self.choice.candidates), pass_mode,
+        return (self.looking_at_end and ctl.hand_over, ctl.privacy_for, self.choice and tuple(self.choice.candidates),
+                pass_mode,
                 self.pass_needed() if pass_mode else 0, legal_other)
 
     def build(self) -> None:
@@ -154,7 +157,10 @@ class TableScreen(Screen):
         aw = min(int(lay.table.w * 0.3), 360)
         ax = lay.table.centerx - aw // 2
         ay = lay.hand.top - bh - lay.margin
-        if ctl.privacy_for is not None:
+        if ctl.hand_over and self.looking_at_end:
+            r = pygame.Rect(ax, ay, aw, bh)
+            self.buttons["show_summary"] = button(ui, r, t("Show the result (Enter)"), "#primary")
+        elif ctl.privacy_for is not None:
             name = ctl.seats[ctl.privacy_for].label
             r = pygame.Rect(0, 0, min(lay.table.w - 40, 520), bh + 10)
             r.center = (lay.table.centerx, lay.table.centery + int(bh * 2.2))
@@ -275,12 +281,18 @@ class TableScreen(Screen):
         elif key == "privacy":
             ctl.confirm_privacy()
             self.clear_selection()
+        elif key == "show_summary":
+            self.show_summary()
         elif key == "confirm_pass":
             self.confirm_pass()
         elif key == "cancel_choice":
             self.choice = None
         elif isinstance(key, tuple) and key[0] in ("move", "pick"):
             self.play(key[1])
+
+    def show_summary(self) -> None:
+        self.looking_at_end = False
+        self.review = False
 
     def to_menu(self) -> None:
         from app.screens.menu import MenuScreen
@@ -418,6 +430,10 @@ class TableScreen(Screen):
             if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
                 ctl.confirm_privacy()
             return
+        if ctl.hand_over and self.looking_at_end:
+            if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.show_summary()
+            return
         cards = self.hand_sprites()
         if key in (pygame.K_LEFT, pygame.K_RIGHT) and cards:
             self.focus_index = (self.focus_index + (1 if key == pygame.K_RIGHT else -1)) % len(cards)
@@ -481,7 +497,7 @@ class TableScreen(Screen):
                 card, width = self.warm_queue.pop()
                 self.renderer.art.face(card, width)
         ctl.update()
-        if ctl.hand_over and not self.summary_shown and ctl.clock() >= ctl.hold_until:
+        if ctl.hand_over and not self.summary_shown and not self.looking_at_end and ctl.clock() >= ctl.hold_until:
             self.summary_shown = True
             from app.screens.summary import SummaryScreen
 
@@ -568,6 +584,8 @@ class TableScreen(Screen):
         view.received_from = passer
 
     def draw(self, surface: pygame.Surface) -> None:
+        if self.lay.width != surface.get_width() or self.lay.height != surface.get_height():
+            self.lay = table_layout(*surface.get_size())  # resized while another screen was on top
         lay = self.lay
         surface.fill(FELT)
         pygame.draw.ellipse(surface, FELT_DARK, lay.centre.inflate(lay.card_w, lay.card_h // 2), width=3)
