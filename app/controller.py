@@ -386,7 +386,10 @@ class Controller:
 
     def _hint_ready(self, move: int) -> None:
         if move in self.state.legal_moves():
+            from app.i18n import t
+
             self.hint_move = move
+            self.notify(t("Hint: {move}", move=self.state.move_text(move)), seconds=8)
             self.session.hints_used += 1
             self.session.meta.setdefault("hints", []).append(
                 {"hand": self.match.hand_index, "ply": self.session.ply, "move": move})

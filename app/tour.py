@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-SIZES: tuple[tuple[int, int], ...] = ((1024, 640), (1920, 1080))
+SIZES: tuple[tuple[int, int], ...] = ((1024, 640), (2560, 1440))
 LANGS: tuple[str, ...] = ("en", "pt")
 PERF_SIZE = (1280, 800)
 
