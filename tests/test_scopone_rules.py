@@ -23,20 +23,22 @@ def mv(text: str) -> int:
 
 
 def position(hand: str, table: str = "", me: int = 0, dealer: int = 3, captured: str = "",
-             history: list[tuple[int, str]] | None = None, plays: int | None = None) -> R.ScoponeView:
+             history: list[tuple[int, str]] | None = None, plays: int | None = None,
+             side1_captured: str = "") -> R.ScoponeView:
     """The view of seat ``me`` (to move) with ``hand`` and ``table``; ``captured`` cards are credited to
     side 0; every other card is spread over the other seats (their exact place is hidden anyway)."""
     h = DECK.parse_set(hand)
     t = DECK.parse_set(table)
     cap = DECK.parse_set(captured)
-    rest = [c for c in range(40) if not (h | t | cap) >> c & 1]
+    cap1 = DECK.parse_set(side1_captured)
+    rest = [c for c in range(40) if not (h | t | cap | cap1) >> c & 1]
     hands = [0, 0, 0, 0]
     hands[me] = h
     others = [s for s in range(4) if s != me]
     for i, c in enumerate(rest):
         hands[others[i % 3]] |= 1 << c
     st = ScoponeState(GAME, hands, t, dealer, [])
-    st.captured = [cap, 0]
+    st.captured = [cap, cap1]
     st.current = me
     st.history = [(s, mv(m)) for s, m in (history or [])]
     st.plays = plays if plays is not None else max(len(st.history), 8)
@@ -202,8 +204,10 @@ def test_cs13_do_not_relay_a_rank_the_partner_did_not_answer():
 
 
 def test_cs17_third_hand_plays_single_cards_without_spariglio():
-    v = position("4C 4S 6D", "KB", me=2)
+    v = position("4C 4S 6D", "KB", me=2, side1_captured="AD AC 2D 2C HS HB")
     assert texts(v, R.cs17(v, moves_of(v))) == ["6D"]
+    even = position("4C 4S 6D", "KB", me=2)  # the deck team has not taken more: no grip to escape
+    assert R.cs17(even, moves_of(even)) is None
 
 
 def test_cs16_eldest_lays_its_lowest_double():

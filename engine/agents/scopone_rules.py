@@ -574,8 +574,12 @@ def cs13(view: ScoponeView, moves: list[int]) -> RuleResult:
 
 
 def cs17(view: ScoponeView, moves: list[int]) -> RuleResult:
-    """CS17: when the hand team has made no spariglio, the third hand plays single cards."""
+    """CS17: when the hand team has made no spariglio and the deck team holds it in its grip (has taken
+    clearly more cards: at least 4 more), the third hand plays single cards."""
     if view.role != 3 or view.n != 4:
+        return None
+    st = view.state
+    if popcount(st.captured[st.deck_team]) < popcount(st.captured[st.hand_team]) + 4:
         return None
     for seat, m in view.state.history:
         if (seat - view.dealer) % 4 in (1, 3) and popcount(_cap(m)) >= 2:
