@@ -24,6 +24,7 @@ DEFAULT_COLOURS = ((170, 120, 0), (190, 20, 30), (30, 80, 200), (20, 110, 40))
 
 
 class CardArtLike(Protocol):
+    """What the table needs from a card-art provider."""
     def face(self, card: int, width: int) -> pygame.Surface: ...
     def back(self, width: int) -> pygame.Surface: ...
     def size_for_width(self, width: int) -> tuple[int, int]: ...
@@ -39,6 +40,7 @@ class FallbackCardArt:
         self._backs: dict[int, pygame.Surface] = {}
 
     def size_for_width(self, width: int) -> tuple[int, int]:
+        """Card size (w, h) for a width."""
         return int(width), int(round(width * ASPECT))
 
     def _colour(self, card: int) -> tuple[int, int, int]:
@@ -46,6 +48,7 @@ class FallbackCardArt:
         return table[self.deck.suit_of(card) % len(table)]
 
     def face(self, card: int, width: int) -> pygame.Surface:
+        """The face of ``card`` at ``width`` pixels."""
         key = (card, int(width))
         if key not in self._faces:
             from app.text import font
@@ -65,6 +68,7 @@ class FallbackCardArt:
         return self._faces[key]
 
     def back(self, width: int) -> pygame.Surface:
+        """The card back at ``width`` pixels."""
         width = int(width)
         if width not in self._backs:
             w, h = self.size_for_width(width)

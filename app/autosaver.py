@@ -15,6 +15,7 @@ class _Snapshot:
         self._data = data
 
     def to_dict(self) -> dict[str, Any]:
+        """The frozen session dict."""
         return self._data
 
 
@@ -65,18 +66,22 @@ class BackgroundAutosave:
             return self._cond.wait_for(lambda: self._pending is None and not self._writing, timeout=timeout)
 
     def take_errors(self) -> list[str]:
+        """Errors of background writes since the last call (then forgets them)."""
         with self._cond:
             errors, self._errors = self._errors, []
         return errors
 
     def exists(self) -> bool:
+        """Whether a saved game exists (after pending writes)."""
         self.flush()
         return bool(self.store.exists())
 
     def load(self) -> Any:
+        """Load the saved game (after pending writes)."""
         self.flush()
         return self.store.load()
 
     def clear(self) -> None:
+        """Remove the saved game (after pending writes)."""
         self.flush()
         self.store.clear()

@@ -40,6 +40,7 @@ class Pending:
 
 @dataclass
 class Notice:
+    """A message shown in the sidebar until ``until``."""
     text: str
     until: float
     error: bool = False
@@ -110,24 +111,30 @@ class Controller:
     # --- accessors -----------------------------------------------------------------------------
     @property
     def match(self) -> Any:
+        """The session's match."""
         return self.session.match
 
     @property
     def state(self) -> GameState:
+        """The current hand's true state."""
         return self.session.match.state
 
     @property
     def seats(self) -> list[Seat]:
+        """The session's seats."""
         return self.session.seats
 
     def human_seats(self) -> list[int]:
+        """Indexes of the human seats."""
         return [i for i, s in enumerate(self.seats) if s.kind == "human"]
 
     def is_human(self, seat: int) -> bool:
+        """Whether ``seat`` is played by a person."""
         return 0 <= seat < len(self.seats) and self.seats[seat].kind == "human"
 
     @property
     def current(self) -> int:
+        """The seat to move (-1 when the hand is over)."""
         return self.state.current_player
 
     def human_to_move(self) -> bool:
@@ -183,6 +190,7 @@ class Controller:
             self.privacy_for = None
 
     def skip_pause(self) -> None:
+        """End the pause after a completed trick now."""
         self.hold_until = 0.0
 
     def _request(self, seat: int, hint: bool) -> None:
@@ -250,6 +258,7 @@ class Controller:
             self._apply(fallback)
 
     def notify(self, text: str, error: bool = False, seconds: float = 4.0) -> None:
+        """Show a message in the sidebar for ``seconds``."""
         self.notices.append(Notice(text, self.clock() + seconds, error))
 
     # --- moves ---------------------------------------------------------------------------------
@@ -292,10 +301,12 @@ class Controller:
 
     @property
     def hand_over(self) -> bool:
+        """Whether the current hand is finished."""
         return self.state.is_terminal()
 
     @property
     def match_over(self) -> bool:
+        """Whether the match is finished."""
         return self.state.is_terminal() and self.match.over
 
     def next_hand(self) -> None:
@@ -332,6 +343,7 @@ class Controller:
 
     # --- undo and hints ------------------------------------------------------------------------
     def can_undo(self) -> bool:
+        """Whether undo is allowed now (setting on, one human against AIs, a human move to take back)."""
         humans = self.human_seats()
         if not self.allow_undo or len(humans) != 1 or self.state.is_terminal():
             return False
@@ -382,6 +394,7 @@ class Controller:
         return True
 
     def hint_pending(self) -> bool:
+        """Whether a hint is being computed."""
         return self.pending is not None and self.pending.hint
 
     def _hint_ready(self, move: int) -> None:

@@ -50,6 +50,7 @@ class TableLayout:
 
 
 def sidebar_width(width: int) -> int:
+    """Width of the table screen's sidebar for a window width."""
     return max(230, min(420, int(width * 0.22)))
 
 

@@ -31,6 +31,7 @@ class Screen:
 
     @property
     def ui(self) -> pygame_gui.UIManager:
+        """The GUI manager of the app."""
         return self.app.ui
 
     def build(self) -> None:
@@ -140,6 +141,7 @@ class App:
 
     @property
     def size(self) -> tuple[int, int]:
+        """The window size in pixels."""
         return self.surface.get_size()
 
     def resize(self, size: tuple[int, int]) -> None:
@@ -154,6 +156,7 @@ class App:
         self.rebuild()
 
     def toggle_fullscreen(self) -> None:
+        """Switch between window and full screen (F11)."""
         self.surface = self._set_mode(self.window_size, not self.fullscreen)
         self.settings.fullscreen = self.fullscreen
         self._sync_manager()
@@ -166,6 +169,7 @@ class App:
             self.ui.set_window_resolution(self.surface.get_size())
 
     def set_language(self, lang: str) -> None:
+        """Switch the UI language and rebuild the screen."""
         self.settings.language = lang
         i18n.set_language(lang)
         try:
@@ -175,6 +179,7 @@ class App:
         self.rebuild()
 
     def save_settings(self) -> None:
+        """Persist the settings (a failure becomes a warning)."""
         from saves.settings import save_settings
 
         try:
@@ -185,6 +190,7 @@ class App:
     # --- services ------------------------------------------------------------------------------
     @property
     def worker(self) -> Any:
+        """The background move worker (created on first use)."""
         if self._worker is None:
             from app import workers
 
@@ -210,18 +216,22 @@ class App:
     # --- screens -------------------------------------------------------------------------------
     @property
     def top(self) -> Screen | None:
+        """The screen on top of the stack."""
         return self.stack[-1] if self.stack else None
 
     def push(self, screen: Screen) -> None:
+        """Show ``screen`` on top of the current one."""
         self.stack.append(screen)
         self.rebuild()
 
     def pop(self) -> None:
+        """Close the top screen."""
         if self.stack:
             self.stack.pop().leave()
         self.rebuild()
 
     def replace(self, screen: Screen) -> None:
+        """Replace the top screen by ``screen``."""
         if self.stack:
             self.stack.pop().leave()
         self.push(screen)
@@ -258,6 +268,7 @@ class App:
         return ms
 
     def draw(self) -> None:
+        """Draw the screen (GUI elements are drawn afterwards by the manager)."""
         top = self.top
         if top is not None:
             if not top.opaque and len(self.stack) > 1:
@@ -283,6 +294,7 @@ class App:
             self.top.handle(event)
 
     def quit(self) -> None:
+        """Leave the main loop after this frame."""
         self.running = False
 
     def run(self) -> None:
@@ -293,6 +305,7 @@ class App:
         self.shutdown()
 
     def shutdown(self) -> None:
+        """Close screens, save settings, stop the worker and quit pygame."""
         while self.stack:
             self.stack.pop().leave()
         self.save_settings()

@@ -47,6 +47,7 @@ def advance(session: Any, rng: random.Random, stop: Any, limit: int = 500) -> No
 
 
 class Tour:
+    """Drives the app through every screen and collects the screenshots."""
     def __init__(self, out: Path) -> None:
         self.out = out
         self.screens: list[str] = []
@@ -54,6 +55,7 @@ class Tour:
         self.prefix = ""
 
     def shot(self, name: str, frames: int = 2) -> None:
+        """Draw a couple of frames and save the window as a PNG."""
         import pygame
 
         for _ in range(frames):
@@ -87,6 +89,7 @@ class Tour:
         return screen
 
     def run_screens(self) -> None:
+        """Visit every screen at the current size and language."""
         from app.screens.menu import MenuScreen
         from app.screens.new_game import NewGameScreen
         from app.screens.rules import RulesScreen
@@ -105,6 +108,7 @@ class Tour:
         self.shot("rules")
 
         def human_mid(plies: int) -> Any:
+            """A stop condition: ``plies`` moves made and seat 0 to move."""
             return lambda s: len(getattr(s, "history", [])) >= plies and s.current_player == 0
 
         # Trick games mid-hand.

@@ -11,6 +11,7 @@ from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextEntryLi
 
 def button(ui: pygame_gui.UIManager, rect: pygame.Rect, text: str, object_id: str | None = None,
            enabled: bool = True, tooltip: str | None = None, container: Any = None) -> UIButton:
+    """A button (disabled when ``enabled`` is false)."""
     b = UIButton(rect, text, ui, container=container, tool_tip_text=tooltip,
                  object_id=pygame_gui.core.ObjectID(object_id=object_id) if object_id else None)
     if not enabled:
@@ -20,18 +21,21 @@ def button(ui: pygame_gui.UIManager, rect: pygame.Rect, text: str, object_id: st
 
 def label(ui: pygame_gui.UIManager, rect: pygame.Rect, text: str, object_id: str | None = None,
           container: Any = None) -> UILabel:
+    """A text label."""
     return UILabel(rect, text, ui, container=container,
                    object_id=pygame_gui.core.ObjectID(object_id=object_id) if object_id else None)
 
 
 def dropdown(ui: pygame_gui.UIManager, rect: pygame.Rect, options: list[str], current: str,
              container: Any = None) -> UIDropDownMenu:
+    """A drop-down list showing ``current``."""
     if current not in options:
         current = options[0]
     return UIDropDownMenu(options, current, rect, ui, container=container)
 
 
 def entry(ui: pygame_gui.UIManager, rect: pygame.Rect, text: str, container: Any = None) -> UITextEntryLine:
+    """A one-line text field holding ``text``."""
     e = UITextEntryLine(rect, ui, container=container)
     e.set_text(text)
     return e

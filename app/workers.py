@@ -31,6 +31,7 @@ class FallbackRequest:
 
 @dataclass
 class FallbackDone:
+    """Same fields as ``engine.worker.WorkerDone``."""
     request_id: int
     move: int
     elapsed: float
@@ -39,6 +40,7 @@ class FallbackDone:
 
 @dataclass
 class FallbackFailed:
+    """Same fields as ``engine.worker.WorkerFailed``."""
     request_id: int
     error: str
     fallback_move: int
@@ -65,6 +67,7 @@ class ThreadWorker:
         self._thread: threading.Thread | None = None
 
     def request(self, req: Any) -> int:
+        """Start a search for ``req`` (superseding any running one); returns its id."""
         self.cancel()
         self._next += 1
         rid = self._next
@@ -101,21 +104,25 @@ class ThreadWorker:
                 self._events.append(event)
 
     def poll(self) -> list[Any]:
+        """Finished or failed events of the current request (never blocks)."""
         with self._lock:
             out = [e for e in self._events if e.request_id == self._current]
             self._events = []
         return out
 
     def cancel(self) -> None:
+        """Stop the current request; its late results are dropped."""
         if self._cancel is not None:
             self._cancel.set()
         self._current = -1
 
     @property
     def busy(self) -> bool:
+        """Whether a search is running."""
         return self._thread is not None and self._thread.is_alive() and self._current >= 0
 
     def shutdown(self) -> None:
+        """Close screens, save settings, stop the worker and quit pygame."""
         self.cancel()
 
 
@@ -132,14 +139,17 @@ def make_worker(prefer_thread: bool = False) -> Any:
 
 
 def is_done(event: Any) -> bool:
+    """Whether a worker event is a finished move."""
     return type(event).__name__ in ("WorkerDone", "FallbackDone")
 
 
 def is_failed(event: Any) -> bool:
+    """Whether a worker event is a failure."""
     return type(event).__name__ in ("WorkerFailed", "FallbackFailed")
 
 
 def is_progress(event: Any) -> bool:
+    """Whether a worker event is a progress report."""
     return type(event).__name__ == "WorkerProgress"
 
 

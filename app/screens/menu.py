@@ -15,6 +15,7 @@ from app.widgets import button, line_height
 
 
 class MenuScreen(Screen):
+    """The main menu."""
     name = "menu"
 
     def __init__(self, app: Any) -> None:
@@ -30,6 +31,7 @@ class MenuScreen(Screen):
             self.message = t("The autosave could not be read: {error}", error=str(e))
 
     def build(self) -> None:
+        """Create this screen's GUI elements for the current window size."""
         w, h = self.app.size
         bh = int(line_height(self.app.font_size) * 1.2)
         gap = bh // 3
@@ -48,6 +50,7 @@ class MenuScreen(Screen):
             y += bh + gap
 
     def handle(self, event: pygame.event.Event) -> None:
+        """React to one pygame or pygame-gui event."""
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             key = next((k for k, b in self.buttons.items() if b is event.ui_element), None)
             if key:
@@ -60,6 +63,7 @@ class MenuScreen(Screen):
                 self.activate(key)
 
     def activate(self, key: str) -> None:
+        """Run a menu entry."""
         app = self.app
         if key == "continue":
             self.continue_game()
@@ -83,6 +87,7 @@ class MenuScreen(Screen):
             app.quit()
 
     def continue_game(self) -> None:
+        """Restore the autosaved game and open its table."""
         if self.store is None:
             return
         try:
@@ -102,6 +107,7 @@ class MenuScreen(Screen):
         start_session(self.app, session)
 
     def draw(self, surface: pygame.Surface) -> None:
+        """Draw the screen (GUI elements are drawn afterwards by the manager)."""
         surface.fill(BACKGROUND)
         w, h = surface.get_size()
         big = max(40, h // 9)

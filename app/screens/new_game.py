@@ -66,6 +66,7 @@ def option_values(option: Option) -> list[str] | None:
 
 
 class NewGameScreen(Screen):
+    """Choose the game, its options and the seats."""
     name = "new_game"
 
     def __init__(self, app: Any, game_name: str | None = None) -> None:
@@ -80,6 +81,7 @@ class NewGameScreen(Screen):
         self.reset_game(self.game_name)
 
     def reset_game(self, name: str) -> None:
+        """Switch to game ``name`` with default options and seats."""
         self.game_name = name
         cls = registry.game_class(name)
         self.variant = {o.name: o.default for o in cls.options}
@@ -87,9 +89,11 @@ class NewGameScreen(Screen):
         self.error = ""
 
     def game(self) -> Game:
+        """The game with the current options (may raise VariantError)."""
         return registry.create(self.game_name, self.variant)
 
     def num_players(self) -> int:
+        """Number of seats of the current options."""
         try:
             return self.game().num_players
         except VariantError:
@@ -114,10 +118,12 @@ class NewGameScreen(Screen):
         return self._rule_agents[self.game_name]
 
     def kind_options(self) -> list[str]:
+        """Seat kinds: human, AI presets, rule-based agents."""
         return [t("Human")] + [t("AI: {level}", level=t(level)) for level in workers.levels()] + \
             [t("Rule-based: {name}", name=name) for name in self.rule_agents()]
 
     def seat_kind_text(self, seat: Seat) -> str:
+        """The kind option shown for ``seat``."""
         if seat.kind == "human":
             return t("Human")
         if not seat.preset and seat.spec:
@@ -125,6 +131,7 @@ class NewGameScreen(Screen):
         return t("AI: {level}", level=t(seat.preset or "casual"))
 
     def build(self) -> None:
+        """Create this screen's GUI elements for the current window size."""
         w, h = self.app.size
         ui = self.ui
         bh = line_height(self.app.font_size)
@@ -212,6 +219,7 @@ class NewGameScreen(Screen):
         self.widgets["back"] = button(ui, pygame.Rect(margin, by, bw, bh), t("Back (Esc)"))
 
     def valid(self) -> bool:
+        """Whether the current options are valid."""
         try:
             self.game()
         except VariantError:
@@ -227,6 +235,7 @@ class NewGameScreen(Screen):
                 self.variant[key[1]] = widget.get_text().strip()
 
     def handle(self, event: pygame.event.Event) -> None:
+        """React to one pygame or pygame-gui event."""
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             if event.ui_element is self.widgets.get("start"):
                 self.start()
@@ -247,9 +256,11 @@ class NewGameScreen(Screen):
                 self.start()
 
     def typing(self) -> bool:
+        """Whether a text field has the keyboard focus."""
         return any(getattr(wdg, "is_focused", False) for wdg in self.widgets.values())
 
     def on_dropdown(self, key: Any, text: str) -> None:
+        """Apply a drop-down choice."""
         self.read_widgets()
         if key == "game":
             for g in self.games:
@@ -290,6 +301,7 @@ class NewGameScreen(Screen):
         return True
 
     def draw(self, surface: pygame.Surface) -> None:
+        """Draw the screen (GUI elements are drawn afterwards by the manager)."""
         surface.fill(BACKGROUND)
         if self.error:
             w, h = surface.get_size()

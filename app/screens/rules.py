@@ -46,6 +46,7 @@ def markdown_to_html(md: str) -> str:
     para: list[str] = []
 
     def flush() -> None:
+        """Close the pending paragraph."""
         if para:
             parts.append(_inline(" ".join(para)) + "<br><br>")
             para.clear()
@@ -80,6 +81,7 @@ def markdown_to_html(md: str) -> str:
 
 
 class RulesScreen(Screen):
+    """The rules pages with a game list on the left."""
     name = "rules"
 
     def __init__(self, app: Any, game: str | None) -> None:
@@ -90,6 +92,7 @@ class RulesScreen(Screen):
         self.widgets: dict[Any, Any] = {}
 
     def build(self) -> None:
+        """Create this screen's GUI elements for the current window size."""
         w, h = self.app.size
         bh = line_height(self.app.font_size)
         margin = max(12, w // 60)
@@ -130,6 +133,7 @@ class RulesScreen(Screen):
             return markdown_to_html(rules_markdown(self.game, i18n.language()))
 
     def handle(self, event: pygame.event.Event) -> None:
+        """React to one pygame or pygame-gui event."""
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             key = next((k for k, wdg in self.widgets.items() if wdg is event.ui_element), None)
             if key == "back":
@@ -141,4 +145,5 @@ class RulesScreen(Screen):
             self.app.pop()
 
     def draw(self, surface: pygame.Surface) -> None:
+        """Draw the screen (GUI elements are drawn afterwards by the manager)."""
         surface.fill(BACKGROUND)

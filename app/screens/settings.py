@@ -18,6 +18,7 @@ SURVEYS = {"off": "Never", "every": "After every game", "every_n": "After every 
 
 
 class SettingsScreen(Screen):
+    """Every persisted setting as a drop-down, saved on each change."""
     name = "settings"
 
     def __init__(self, app: Any) -> None:
@@ -25,10 +26,12 @@ class SettingsScreen(Screen):
         self.widgets: dict[str, Any] = {}
 
     def rows(self) -> list[tuple[str, str, list[str], str]]:
+        """(key, label, options, current option) of every setting."""
         s = self.app.settings
         on_off = [t("On"), t("Off")]
 
         def yn(v: bool) -> str:
+            """On/Off text of a flag."""
             return t("On") if v else t("Off")
 
         return [
@@ -46,6 +49,7 @@ class SettingsScreen(Screen):
         ]
 
     def build(self) -> None:
+        """Create this screen's GUI elements for the current window size."""
         w, h = self.app.size
         bh = line_height(self.app.font_size)
         gap = max(6, bh // 4)
@@ -67,6 +71,7 @@ class SettingsScreen(Screen):
                                       t("Back (Esc)"), "#primary")
 
     def handle(self, event: pygame.event.Event) -> None:
+        """React to one pygame or pygame-gui event."""
         if event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
             key = next((k for k, wdg in self.widgets.items() if wdg is event.ui_element), None)
             if key:
@@ -79,6 +84,7 @@ class SettingsScreen(Screen):
             self.close()
 
     def close(self) -> None:
+        """Save and go back."""
         self.app.save_settings()
         self.app.pop()
 

@@ -27,6 +27,7 @@ def _title(game: str) -> str:
 
 
 class StatisticsScreen(Screen):
+    """Win statistics per game and the recent games with a Replay button each."""
     name = "statistics"
 
     def __init__(self, app: Any) -> None:
@@ -57,6 +58,7 @@ class StatisticsScreen(Screen):
         return margin, size, bh, list_top
 
     def build(self) -> None:
+        """Create this screen's GUI elements for the current window size."""
         w, h = self.app.size
         margin, size, bh, list_top = self.geometry()
         self.widgets = {"back": button(self.ui, pygame.Rect(margin, h - margin - bh, 260, bh), t("Back (Esc)"))}
@@ -70,6 +72,7 @@ class StatisticsScreen(Screen):
             y += bh + 4
 
     def handle(self, event: pygame.event.Event) -> None:
+        """React to one pygame or pygame-gui event."""
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             key = next((k for k, wdg in self.widgets.items() if wdg is event.ui_element), None)
             if key == "back":
@@ -80,6 +83,7 @@ class StatisticsScreen(Screen):
             self.app.pop()
 
     def draw(self, surface: pygame.Surface) -> None:
+        """Draw the screen (GUI elements are drawn afterwards by the manager)."""
         surface.fill(BACKGROUND)
         w, h = surface.get_size()
         margin, size, bh, list_top = self.geometry()
@@ -140,6 +144,7 @@ class ReplayScreen(Screen):
         self.widgets: dict[str, Any] = {}
 
     def build(self) -> None:
+        """Create this screen's GUI elements for the current window size."""
         lay = table_layout(*self.app.size)
         bh = line_height(self.app.font_size)
         side = lay.sidebar.inflate(-2 * lay.margin, -2 * lay.margin)
@@ -152,9 +157,11 @@ class ReplayScreen(Screen):
         self.widgets["back"] = button(self.ui, pygame.Rect(side.left, side.bottom - bh, side.w, bh), t("Back (Esc)"))
 
     def go(self, index: int) -> None:
+        """Show replay step ``index`` (clamped)."""
         self.index = max(0, min(len(self.steps) - 1, index))
 
     def handle(self, event: pygame.event.Event) -> None:
+        """React to one pygame or pygame-gui event."""
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             key = next((k for k, wdg in self.widgets.items() if wdg is event.ui_element), None)
             moves = {"first": 0, "prev": self.index - 1, "next": self.index + 1, "last": len(self.steps) - 1}
@@ -175,6 +182,7 @@ class ReplayScreen(Screen):
                 self.go(len(self.steps) - 1)
 
     def draw(self, surface: pygame.Surface) -> None:
+        """Draw the screen (GUI elements are drawn afterwards by the manager)."""
         surface.fill((22, 84, 56))
         lay = table_layout(*surface.get_size())
         pygame.draw.rect(surface, (14, 44, 31), lay.sidebar)

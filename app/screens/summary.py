@@ -21,6 +21,7 @@ def breakdown_rows(breakdown: dict[str, Any], columns: int) -> list[tuple[str, l
     rows: list[tuple[str, list[str]]] = []
 
     def cell(v: Any) -> str:
+        """Display text of one breakdown value."""
         if isinstance(v, bool):
             return t("yes") if v else t("no")
         if isinstance(v, float):
@@ -32,6 +33,7 @@ def breakdown_rows(breakdown: dict[str, Any], columns: int) -> list[tuple[str, l
         return t(str(v)) if isinstance(v, str) else str(v)
 
     def walk(prefix: str, value: Any) -> None:
+        """Add the rows of one breakdown entry."""
         if isinstance(value, dict) and len(rows) < 60:
             for k, v in value.items():
                 walk(f"{prefix} · {t(str(k))}" if prefix else t(str(k).replace("_", " ")), v)
@@ -69,6 +71,7 @@ class SummaryScreen(Screen):
         self.panel = pygame.Rect(0, 0, 10, 10)
 
     def build(self) -> None:
+        """Create this screen's GUI elements for the current window size."""
         w, h = self.app.size
         bh = line_height(self.app.font_size)
         size = max(14, min(24, h // 40))
@@ -87,6 +90,7 @@ class SummaryScreen(Screen):
         }
 
     def handle(self, event: pygame.event.Event) -> None:
+        """React to one pygame or pygame-gui event."""
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             if event.ui_element is self.buttons.get("next"):
                 self.next()
@@ -99,6 +103,7 @@ class SummaryScreen(Screen):
             self.next()
 
     def next(self) -> None:
+        """Deal the next hand, or show the match result after the last one."""
         ctl = self.ctl
         if ctl.match_over:
             self.app.replace(MatchEndScreen(self.app, ctl))
@@ -109,6 +114,7 @@ class SummaryScreen(Screen):
         self.app.pop()
 
     def draw(self, surface: pygame.Surface) -> None:
+        """Draw the screen (GUI elements are drawn afterwards by the manager)."""
         shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
         shade.fill((0, 0, 0, 150))
         surface.blit(shade, (0, 0))
@@ -177,6 +183,7 @@ class MatchEndScreen(Screen):
         self.finish()
 
     def finish(self) -> None:
+        """Store the answers (when ``save``) and leave the survey."""
         session = self.ctl.session
         try:
             from saves.records import RecordsDB
@@ -194,6 +201,7 @@ class MatchEndScreen(Screen):
         self.ctl.close()
 
     def build(self) -> None:
+        """Create this screen's GUI elements for the current window size."""
         w, h = self.app.size
         bh = line_height(self.app.font_size)
         bw = max(240, min(360, w // 4))
@@ -204,6 +212,7 @@ class MatchEndScreen(Screen):
         }
 
     def handle(self, event: pygame.event.Event) -> None:
+        """React to one pygame or pygame-gui event."""
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             if event.ui_element is self.buttons.get("again"):
                 self.leave_to("again")
@@ -213,6 +222,7 @@ class MatchEndScreen(Screen):
             self.leave_to("menu")
 
     def leave_to(self, where: str) -> None:
+        """Leave the match end for the survey (when due) or the next screen."""
         app = self.app
         games = self.games_finished()
         if app.settings.should_show_survey(games):
@@ -223,6 +233,7 @@ class MatchEndScreen(Screen):
         go_next(app, where, self.ctl.session)
 
     def games_finished(self) -> int:
+        """Number of recorded games (for the survey frequency)."""
         try:
             from saves.records import RecordsDB
 
@@ -232,6 +243,7 @@ class MatchEndScreen(Screen):
             return 1
 
     def draw(self, surface: pygame.Surface) -> None:
+        """Draw the screen (GUI elements are drawn afterwards by the manager)."""
         surface.fill((16, 60, 40))
         w, h = surface.get_size()
         ctl = self.ctl

@@ -16,6 +16,7 @@ from app.widgets import button, entry, line_height
 
 
 class SurveyScreen(Screen):
+    """The questionnaire after a game, one page per opponent plus the per-game page."""
     name = "survey"
 
     def __init__(self, app: Any, session: Any, record_id: int | None, then: str = "menu") -> None:
@@ -44,18 +45,21 @@ class SurveyScreen(Screen):
         self.error = ""
 
     def value(self, item: Any, target: Any) -> Any:
+        """The answer given so far to ``item`` (about ``target``)."""
         v = self.answers.get(item.id)
         if target is None:
             return v
         return (v or {}).get(target.seat)
 
     def set_value(self, item: Any, target: Any, value: Any) -> None:
+        """Record an answer to ``item`` (about ``target``)."""
         if target is None:
             self.answers[item.id] = value
         else:
             self.answers.setdefault(item.id, {})[target.seat] = value
 
     def build(self) -> None:
+        """Create this screen's GUI elements for the current window size."""
         w, h = self.app.size
         bh = line_height(self.app.font_size)
         margin = max(16, w // 40)
@@ -94,6 +98,7 @@ class SurveyScreen(Screen):
         self.widgets["skip"] = button(self.ui, pygame.Rect(margin, by, bw, bh), t("Skip the survey"))
 
     def handle(self, event: pygame.event.Event) -> None:
+        """React to one pygame or pygame-gui event."""
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             key = next((k for k, wdg in self.widgets.items() if wdg is event.ui_element), None)
             if key == "next":
@@ -113,6 +118,7 @@ class SurveyScreen(Screen):
                 self.set_value(item, target, event.ui_element.get_text())
 
     def next_page(self) -> None:
+        """Check the page is complete, then show the next page or send the answers."""
         target, items = self.pages[self.page]
         missing = [i for i in items if i.required and self.value(i, target) in (None, "")]
         if missing:
@@ -126,6 +132,7 @@ class SurveyScreen(Screen):
             self.finish(save=True)
 
     def finish(self, save: bool) -> None:
+        """Store the answers (when ``save``) and leave the survey."""
         if save and self.record_id is not None:
             try:
                 from saves.survey import save_answers
@@ -139,6 +146,7 @@ class SurveyScreen(Screen):
         go_next(self.app, self.then, self.session)
 
     def draw(self, surface: pygame.Surface) -> None:
+        """Draw the screen (GUI elements are drawn afterwards by the manager)."""
         surface.fill(BACKGROUND)
         w, h = surface.get_size()
         size = max(15, h // 42)

@@ -40,6 +40,7 @@ class Choice:
 
 @dataclass
 class Anim:
+    """A card sliding from ``start`` to ``end``."""
     start: pygame.Rect
     end: pygame.Rect
     t0: float
@@ -47,6 +48,7 @@ class Anim:
 
 
 class TableScreen(Screen):
+    """The game table: hands, centre, sidebar and every play interaction."""
     name = "table"
 
     def __init__(self, app: Any, controller: Controller) -> None:
@@ -179,6 +181,7 @@ class TableScreen(Screen):
         self.action_keys = [k for k in self.buttons if k not in before]
 
     def confirm_text(self) -> str:
+        """Label of the pass-confirm button."""
         return t("Confirm ({n}/{need})", n=len(self.selected), need=self.pass_needed())
 
     def refresh_buttons(self) -> None:
@@ -227,6 +230,7 @@ class TableScreen(Screen):
         return f"{rank} {t(deck.suit_names[deck.suit_of(card)])}"
 
     def move_label(self, move: int) -> str:
+        """Readable text of a move for buttons and the choice list."""
         if self.game.name in ("scopone", "scopa"):
             cards = movelib.move_cards(self.ctl.state, move)
             if len(cards) > 1:
@@ -249,6 +253,7 @@ class TableScreen(Screen):
 
     # --- input ---------------------------------------------------------------------------------
     def handle(self, event: pygame.event.Event) -> None:
+        """React to one pygame or pygame-gui event."""
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             self.on_button(event.ui_element)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
@@ -261,6 +266,7 @@ class TableScreen(Screen):
             self.on_key(event)
 
     def on_button(self, element: Any) -> None:
+        """Run the action of a pressed button."""
         key = next((k for k, b in self.buttons.items() if b is element), None)
         if key is None:
             return
@@ -291,20 +297,24 @@ class TableScreen(Screen):
             self.play(key[1])
 
     def show_summary(self) -> None:
+        """Go back to the hand summary after looking at the table."""
         self.looking_at_end = False
         self.review = False
 
     def to_menu(self) -> None:
+        """Leave the table for the main menu (the game stays autosaved)."""
         from app.screens.menu import MenuScreen
 
         self.ctl.close()
         self.app.reset_to(MenuScreen(self.app))
 
     def clear_selection(self) -> None:
+        """Forget selected cards and any open choice."""
         self.selected = []
         self.choice = None
 
     def play(self, move: int) -> None:
+        """Play a human move; an illegal one only shows the reason."""
         reason = self.ctl.play(move)
         if reason is not None:
             self.ctl.notify(t("Not allowed: {reason}", reason=reason), error=True)
@@ -314,6 +324,7 @@ class TableScreen(Screen):
             self.review = False
 
     def sprite_at(self, pos: tuple[int, int]) -> Sprite | None:
+        """The topmost card under ``pos``."""
         if self.scene is None:
             return None
         for sp in reversed(self.scene.sprites):
@@ -322,6 +333,7 @@ class TableScreen(Screen):
         return None
 
     def on_click(self, pos: tuple[int, int]) -> None:
+        """A left click on the table."""
         ctl = self.ctl
         if ctl.privacy_for is not None:
             return
@@ -340,6 +352,7 @@ class TableScreen(Screen):
             self.pick_card(sp.card)
 
     def click_hand_card(self, card: int) -> None:
+        """A click on one of the player's cards: play it, select it, or open a choice."""
         ctl = self.ctl
         if not ctl.human_to_move():
             ctl.notify(t("Please wait for your turn."))
@@ -388,6 +401,7 @@ class TableScreen(Screen):
                 self.play(remaining[0])
 
     def card_reason(self, card: int) -> str:
+        """Why ``card`` cannot be played now."""
         state = self.ctl.state
         if isinstance(state, TrickState):
             return state.illegal_reason(card) or t("this card cannot be played now")
@@ -401,6 +415,7 @@ class TableScreen(Screen):
         return t("this card cannot be played now")
 
     def on_hover(self, pos: tuple[int, int]) -> None:
+        """Show why an illegal card cannot be played while the mouse is over it."""
         self.hover_text = None
         sp = self.sprite_at(pos)
         view = self.view
@@ -411,11 +426,13 @@ class TableScreen(Screen):
             self.hover_pos = pos
 
     def hand_sprites(self) -> list[Sprite]:
+        """The face-up cards of the bottom hand, left to right."""
         if self.scene is None:
             return []
         return [s for s in self.scene.sprites if s.zone == "hand" and s.card is not None]
 
     def on_key(self, event: pygame.event.Event) -> None:
+        """Keyboard play: arrows, Enter, shortcuts."""
         ctl = self.ctl
         key = event.key
         if key == pygame.K_ESCAPE:
@@ -459,6 +476,7 @@ class TableScreen(Screen):
 
     # --- passing (Hearts, Moss Side Whist discards) --------------------------------------------
     def pass_mode(self) -> bool:
+        """Whether the human is choosing cards to pass or discard."""
         ctl = self.ctl
         if not ctl.human_to_move():
             return False
@@ -479,6 +497,7 @@ class TableScreen(Screen):
         return max(1, n)
 
     def confirm_pass(self) -> None:
+        """Pass/discard the selected cards."""
         if len(self.selected) != self.pass_needed():
             return
         cards = list(self.selected)
@@ -491,6 +510,7 @@ class TableScreen(Screen):
 
     # --- frame ---------------------------------------------------------------------------------
     def update(self, dt: float) -> None:
+        """Advance one frame."""
         ctl = self.ctl
         for _ in range(3):
             if self.warm_queue:
@@ -519,6 +539,7 @@ class TableScreen(Screen):
                 self.app.settings.auto_sort)
 
     def make_view(self) -> View:
+        """Build the table view from the viewer's observation (never more than that seat may see)."""
         ctl = self.ctl
         state = ctl.state
         n = self.game.num_players
@@ -584,6 +605,7 @@ class TableScreen(Screen):
         view.received_from = passer
 
     def draw(self, surface: pygame.Surface) -> None:
+        """Draw the screen (GUI elements are drawn afterwards by the manager)."""
         if self.lay.width != surface.get_width() or self.lay.height != surface.get_height():
             self.lay = table_layout(*surface.get_size())  # resized while another screen was on top
         lay = self.lay
@@ -615,6 +637,7 @@ class TableScreen(Screen):
                           True, "center", max_width=lay.centre.w)
 
     def draw_sprites(self, surface: pygame.Surface, scene: Scene, now: float) -> None:
+        """Draw the cards, sliding moved ones from their previous place."""
         speed = ANIM_SECONDS.get(self.app.settings.animation_speed, 0.25)
         new_rects: dict[tuple[Any, ...], pygame.Rect] = {}
         faces = self.face_up_drawn
@@ -650,6 +673,7 @@ class TableScreen(Screen):
         self.prev_rects = new_rects
 
     def card_surface(self, sp: Sprite) -> pygame.Surface:
+        """The (possibly rotated) image of a sprite."""
         art = self.renderer.art
         width = sp.width or (sp.rect.w if sp.angle % 180 == 0 else sp.rect.h)
         base = art.face(sp.card, width) if sp.card is not None else art.back(width)
@@ -663,6 +687,7 @@ class TableScreen(Screen):
         return surf
 
     def draw_card(self, surface: pygame.Surface, sp: Sprite, rect: pygame.Rect) -> None:
+        """Draw one card with its mark (legal, illegal, selected, hint, ...)."""
         surf = self.card_surface(sp)
         pos = surf.get_rect(center=rect.center)
         if sp.zone in ("hand", "trick", "table") and sp.card is not None:
@@ -697,6 +722,7 @@ class TableScreen(Screen):
             pygame.draw.rect(surface, (80, 220, 255), pos.inflate(4, 4), width=3, border_radius=radius)
 
     def draw_label(self, surface: pygame.Surface, lab: Any) -> None:
+        """Draw one label, kept inside the table."""
         size = txt.fit(lab.text, lab.size, lab.max_width, lab.bold) if lab.max_width else lab.size
         surf = txt.render(lab.text, size, (20, 20, 20) if lab.highlight else lab.colour, lab.bold)
         rect = surf.get_rect(**{lab.anchor: lab.pos})
@@ -708,6 +734,7 @@ class TableScreen(Screen):
         surface.blit(surf, rect)
 
     def draw_spinner(self, surface: pygame.Surface, x: int, y: int, r: int, now: float) -> None:
+        """The thinking indicator."""
         a = now * 6.0
         for i in range(8):
             ang = a + i * math.pi / 4
@@ -716,6 +743,7 @@ class TableScreen(Screen):
             pygame.draw.circle(surface, (shade, shade, min(255, shade + 20)), (int(px), int(py)), max(2, r // 4))
 
     def draw_tooltip(self, surface: pygame.Surface, text: str, pos: tuple[int, int]) -> None:
+        """A small box with ``text`` near the mouse."""
         size = self.lay.label_size
         lines = txt.wrap(text, size, 360)
         w = max(txt.font(size).size(line)[0] for line in lines) + 16
@@ -728,6 +756,7 @@ class TableScreen(Screen):
             txt.blit_text(surface, line, (r.left + 8, r.top + 5 + i * (size + 6)), size, WHITE)
 
     def draw_privacy(self, surface: pygame.Surface) -> None:
+        """Cover the table while the device is passed to the next player."""
         lay = self.lay
         shade = pygame.Surface(lay.table.size, pygame.SRCALPHA)
         shade.fill((5, 20, 12, 235))
@@ -740,6 +769,7 @@ class TableScreen(Screen):
                       lay.label_size, WHITE, False, "center", max_width=lay.table.w - 40)
 
     def draw_sidebar(self, surface: pygame.Surface, view: View) -> None:
+        """Game, scores, game info, status, notices and the key help."""
         lay = self.lay
         ctl = self.ctl
         side = lay.sidebar
@@ -790,6 +820,7 @@ class TableScreen(Screen):
                 hy += int(size * 0.8) + 3
 
     def status_text(self) -> str:
+        """Whose turn it is and what they should do."""
         ctl = self.ctl
         if ctl.hand_over:
             return t("The hand is over.")
@@ -812,6 +843,7 @@ class TableScreen(Screen):
         return t("{name} to play", name=name)
 
     def leave(self) -> None:
+        """Clean up when the screen leaves the stack."""
         if self.on_move in self.ctl.listeners:
             self.ctl.listeners.remove(self.on_move)
         self.ctl.close()

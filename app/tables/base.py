@@ -40,6 +40,7 @@ class Sprite:
 
 @dataclass
 class Label:
+    """A text on the table."""
     text: str
     pos: tuple[int, int]
     size: int
@@ -53,6 +54,7 @@ class Label:
 
 @dataclass
 class Scene:
+    """Everything drawn on the table for one view."""
     sprites: list[Sprite] = field(default_factory=list)
     labels: list[Label] = field(default_factory=list)
     spinners: list[tuple[int, int, int]] = field(default_factory=list)  # x, y, radius
@@ -128,17 +130,20 @@ class TableRenderer:
 
     # --- geometry -------------------------------------------------------------------------------
     def seat_angle(self, seat: int, bottom: int) -> float:
+        """Screen angle of a seat around the table (90 = bottom)."""
         rel = (seat - bottom) % self.n
         step = 360.0 / self.n
         return 90.0 + step * rel if self.clockwise else 90.0 - step * rel
 
     def sort_key(self, card: int) -> tuple[int, int]:
+        """Sort key of a card in a sorted hand: suit, then strength."""
         deck = self.game.deck
         strength = getattr(self.game, "strength", None)
         rank = strength[card] if strength else deck.rank_of(card)
         return deck.suit_of(card), rank
 
     def hand_cards(self, view: View, seat: int) -> list[int]:
+        """Cards of ``seat``'s hand as the view shows them (sorted when auto-sort is on)."""
         hands = getattr(view.state, "hands", None)
         if not hands:
             return []
@@ -149,12 +154,14 @@ class TableRenderer:
 
     # --- scene -----------------------------------------------------------------------------------
     def scene(self, view: View, lay: TableLayout) -> Scene:
+        """Sprites and labels for ``view``."""
         scene = Scene()
         self.add_seats(scene, view, lay)
         self.add_centre(scene, view, lay)
         return scene
 
     def seat_title(self, view: View, seat: int) -> str:
+        """Name plate of a seat (with the dealer mark)."""
         text = view.names[seat]
         dealer = getattr(view.state, "dealer", None)
         if dealer == seat:
@@ -166,6 +173,7 @@ class TableRenderer:
         return t("{n} cards", n=view.counts[seat])
 
     def add_seats(self, scene: Scene, view: View, lay: TableLayout) -> None:
+        """Every seat's hand: the bottom hand face up for the viewer, backs for the others."""
         for seat in range(self.n):
             angle = self.seat_angle(seat, view.bottom)
             if seat == view.bottom:
@@ -174,6 +182,7 @@ class TableRenderer:
             self.add_opponent(scene, view, lay, seat, angle)
 
     def add_opponent(self, scene: Scene, view: View, lay: TableLayout, seat: int, angle: float) -> None:
+        """An opponent's fan of backs, name and detail line."""
         ax, ay = lay.seat_anchor(angle)
         scene.seat_anchors[seat] = (ax, ay)
         count = view.counts[seat]
@@ -208,6 +217,7 @@ class TableRenderer:
             scene.spinners.append((ax, ay, max(10, lay.label_size)))
 
     def add_bottom_hand(self, scene: Scene, view: View, lay: TableLayout) -> None:
+        """The bottom hand, face up only for the viewer, with play marks."""
         seat = view.bottom
         area = lay.hand
         cw, ch = lay.card_w, lay.card_h

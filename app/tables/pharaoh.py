@@ -11,15 +11,18 @@ from app.tables.base import GOLD, MUTED, Label, Scene, Sprite, TableRenderer, Vi
 
 
 class PharaohRenderer(TableRenderer):
+    """Pharaoh table."""
     ordered_moves = True
 
     def seat_detail(self, view: View, seat: int) -> str:
+        """Second line under a seat's name."""
         finished = getattr(view.state, "finished", [])
         if seat in finished:
             return t("finished: place {n}", n=finished.index(seat) + 1)
         return t("{n} cards", n=view.counts[seat])
 
     def add_centre(self, scene: Scene, view: View, lay: TableLayout) -> None:
+        """The centre of the table."""
         state = view.state
         discard = [c for c in getattr(state, "discard", []) if c >= 0]
         cw, ch = lay.card_w, lay.card_h
@@ -57,6 +60,7 @@ class PharaohRenderer(TableRenderer):
                                       lay.label_size, (255, 170, 140), "center", True, plate=True))
 
     def info_lines(self, view: View) -> list[str]:
+        """Game information for the sidebar."""
         state = view.state
         deck = self.game.deck
         lines = []

@@ -36,13 +36,16 @@ def scopa_cards(state: object) -> list[list[int]]:
 
 
 class ScoponeRenderer(TableRenderer):
+    """Scopone and Scopa table."""
     clockwise = False
     autoplay_single = True
 
     def side_name(self, view: View, side: int) -> str:
+        """Names of the players of one side."""
         return " & ".join(view.names[s] for s in range(self.n) if s % 2 == side)
 
     def add_centre(self, scene: Scene, view: View, lay: TableLayout) -> None:
+        """The centre of the table."""
         state = view.state
         table = bits(getattr(state, "table", 0))
         cw = int(lay.card_w * 0.9)
@@ -64,6 +67,7 @@ class ScoponeRenderer(TableRenderer):
         self.add_piles(scene, view, lay)
 
     def add_piles(self, scene: Scene, view: View, lay: TableLayout) -> None:
+        """Each side's capture pile with its scope face up, and the Scopa stock."""
         state = view.state
         captured = getattr(state, "captured", [0, 0])
         scope = scopa_cards(state)
@@ -98,6 +102,7 @@ class ScoponeRenderer(TableRenderer):
                                       int(lay.label_size * 0.85), MUTED))
 
     def info_lines(self, view: View) -> list[str]:
+        """Game information for the sidebar."""
         state = view.state
         captured = getattr(state, "captured", [0, 0])
         scope = getattr(state, "scope", [0, 0])

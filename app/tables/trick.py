@@ -15,6 +15,7 @@ class TrickRenderer(TableRenderer):
     """Renderer of every :class:`engine.games.tricks.TrickState` game."""
 
     def seat_detail(self, view: View, seat: int) -> str:
+        """Second line under a seat's name."""
         tricks = getattr(view.state, "tricks_won", None)
         text = t("{n} cards", n=view.counts[seat])
         if tricks is not None:
@@ -22,6 +23,7 @@ class TrickRenderer(TableRenderer):
         return text
 
     def add_centre(self, scene: Scene, view: View, lay: TableLayout) -> None:
+        """The centre of the table."""
         state = view.state
         trick: list[tuple[int, int]] = []
         if view.review_trick is not None:
@@ -37,6 +39,7 @@ class TrickRenderer(TableRenderer):
         self.add_trump(scene, view, lay)
 
     def add_trump(self, scene: Scene, view: View, lay: TableLayout) -> None:
+        """The trump card, or Bisca's stock with the trump under it."""
         state = view.state
         trump_card = getattr(state, "trump_card", None)
         stock = view.stock_count
@@ -61,6 +64,7 @@ class TrickRenderer(TableRenderer):
                                       int(lay.label_size * 0.9), MUTED, "center"))
 
     def info_lines(self, view: View) -> list[str]:
+        """Game information for the sidebar."""
         state = view.state
         lines = []
         trump = getattr(state, "trump", None)
@@ -81,5 +85,6 @@ class TrickRenderer(TableRenderer):
         return lines
 
     def needs_pass_selection(self, view: View) -> bool:
+        """Whether the current moves are passes/discards."""
         moves = view.legal_moves
         return bool(moves) and all(m & PASS_FLAG for m in moves)
