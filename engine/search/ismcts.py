@@ -170,8 +170,10 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
         path: list[Node] = []
         seq: list[tuple[int, int]] | None = [] if track else None
         depth = 0
-        while not d.is_terminal():
-            seat = d.current_player
+        while True:
+            seat = d.current_player  # -1 once the hand is over
+            if seat < 0:
+                break
             if opponent_policy is not None and seat != observer:
                 moves = [opponent_policy(d, rng)]  # GOH: opponents only play the policy's move
             else:
