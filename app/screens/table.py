@@ -830,6 +830,9 @@ class TableScreen(Screen):
             return t("Waiting for {name}", name=name)
         if ctl.human_to_move():
             if self.pass_mode():
+                word = getattr(ctl.state, "pass_word", lambda: "pass")()
+                if word == "discard":
+                    return t("{name}: choose {n} cards to discard", name=name, n=self.pass_needed())
                 return t("{name}: choose {n} cards to pass", name=name, n=self.pass_needed())
             if self.choice is not None:
                 if self.game.name in ("scopone", "scopa"):
