@@ -72,6 +72,10 @@ class TableScreen(Screen):
         self.scene: Scene | None = None
         self.scene_cache_key: Any = None
         self.warm_queue: list[tuple[int, int]] = []
+        self.prev_sprites: dict[tuple[Any, ...], Sprite] = {}
+        self.prev_version = controller.version
+        self.ghosts: list[tuple[Sprite, Anim]] = []
+        self.prev_pausing = False
         self.shades: dict[tuple[int, int], pygame.Surface] = {}
         self.view: View | None = None
         self.lay: TableLayout = table_layout(*app.size)
@@ -637,40 +641,77 @@ class TableScreen(Screen):
                           True, "center", max_width=lay.centre.w)
 
     def draw_sprites(self, surface: pygame.Surface, scene: Scene, now: float) -> None:
-        """Draw the cards, sliding moved ones from their previous place."""
+        """Draw the cards: moved ones slide from their previous place, new ones from the seat that played
+        them, and cards that left the table (a won trick, a capture) fly to the winner's or capturer's seat."""
         speed = ANIM_SECONDS.get(self.app.settings.animation_speed, 0.25)
         new_rects: dict[tuple[Any, ...], pygame.Rect] = {}
         faces = self.face_up_drawn
+        movers = self.ctl.movers
+        last_mover = movers[-1] if movers else None
+        pausing = self.ctl.last_trick is not None and self.ctl.clock() < self.ctl.hold_until
+        trick_cleared = self.prev_pausing and not pausing and not self.review
+        changed = self.ctl.version != self.prev_version
+        self.prev_pausing = pausing
         for sp in scene.sprites:
             final = sp.rect
             new_rects[sp.key] = final.copy()
             rect = final
             if speed > 0:
                 old = self.prev_rects.get(sp.key)
-                if old is None and sp.card is not None and sp.zone in ("trick", "table", "pile", "discard") \
-                        and self.prev_rects and sp.seat in scene.seat_anchors:
-                    ax, ay = scene.seat_anchors[sp.seat]
+                origin = sp.seat if sp.seat in scene.seat_anchors else last_mover
+                if old is None and changed and sp.card is not None and sp.zone in ("trick", "table", "discard") \
+                        and self.prev_rects and origin in scene.seat_anchors:
                     old = final.copy()
-                    old.center = (ax, ay)
+                    old.center = scene.seat_anchors[origin]
                 anim = self.anims.get(sp.key)
                 if anim is not None and anim.end != final:
                     anim = None
                 if anim is None and old is not None and old.topleft != final.topleft:
-                    current = old
-                    anim = Anim(current, final.copy(), now, speed)
+                    anim = Anim(old, final.copy(), now, speed)
                     self.anims[sp.key] = anim
                 if anim is not None:
                     f = (now - anim.t0) / anim.duration
                     if f >= 1:
                         del self.anims[sp.key]
                     else:
-                        f = 1 - (1 - f) ** 3
-                        rect = pygame.Rect(int(anim.start.x + (anim.end.x - anim.start.x) * f),
-                                           int(anim.start.y + (anim.end.y - anim.start.y) * f), final.w, final.h)
+                        rect = self.lerp(anim, f)
             self.draw_card(surface, sp, rect)
             if sp.zone == "hand" and sp.card is not None:
                 faces.add((sp.seat, sp.card))
+        if speed > 0 and (changed or trick_cleared):
+            self.add_ghosts(scene, new_rects, now, speed * 1.4)
+        self.ghosts = [(sp, anim) for sp, anim in self.ghosts if now - anim.t0 < anim.duration]
+        for sp, anim in self.ghosts:
+            self.draw_card(surface, sp, self.lerp(anim, (now - anim.t0) / anim.duration))
         self.prev_rects = new_rects
+        self.prev_sprites = {sp.key: sp for sp in scene.sprites
+                             if sp.card is not None and sp.zone in ("trick", "table", "discard")}
+        self.prev_version = self.ctl.version
+
+    @staticmethod
+    def lerp(anim: Anim, f: float) -> pygame.Rect:
+        """The rectangle of an animation at fraction ``f`` (ease-out)."""
+        f = 1 - (1 - min(1.0, max(0.0, f))) ** 3
+        return pygame.Rect(int(anim.start.x + (anim.end.x - anim.start.x) * f),
+                           int(anim.start.y + (anim.end.y - anim.start.y) * f), anim.start.w, anim.start.h)
+
+    def add_ghosts(self, scene: Scene, current: dict[tuple[Any, ...], pygame.Rect], now: float,
+                   duration: float) -> None:
+        """Cards that just left the table fly to the seat that took them."""
+        last = self.ctl.last_trick
+        movers = self.ctl.movers
+        for key, sp in self.prev_sprites.items():
+            if key in current:
+                continue
+            if last is not None and any(card == sp.card for _, card in last.cards):
+                dest_seat: int | None = last.winner
+            else:
+                dest_seat = movers[-1] if movers else None
+            if dest_seat not in scene.seat_anchors:
+                continue
+            end = sp.rect.copy()
+            end.center = scene.seat_anchors[dest_seat]
+            self.ghosts.append((sp, Anim(sp.rect.copy(), end, now, duration)))
 
     def card_surface(self, sp: Sprite) -> pygame.Surface:
         """The (possibly rotated) image of a sprite."""
