@@ -206,6 +206,7 @@ class Tour:
 
         app = self.app
         app.resize(PERF_SIZE)
+        app.settings.animation_speed = 2  # measure with the default animations on
         game = registry.create("sueca")
         spec = preset_spec("sueca", "expert")
         seats = [Seat("human", "Ana")] + [Seat("ai", n, spec, "expert") for n in ("Bruno", "Carla", "Dino")]
@@ -215,7 +216,7 @@ class Tour:
             move = state.legal_moves()[0]
             state.apply(move)
             session.record_move(move)
-        ctl = Controller(session, min_delay_ms=0, worker=app.worker, autosave=None)
+        ctl = Controller(session, min_delay_ms=0, worker=app.worker, autosave=app.autosave_store())
         app.reset_to(TableScreen(app, ctl))
         times: list[float] = []
         deadline = time.monotonic() + 6.0
