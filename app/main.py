@@ -50,6 +50,10 @@ class Screen:
     def leave(self) -> None:
         """Called when the screen is removed from the stack."""
 
+    def frame_rate(self) -> int:
+        """Frames per second this screen needs now (lower when nothing moves, to leave CPU to the AI)."""
+        return 30
+
 
 class App:
     """The window and the screen stack. ``step`` runs exactly one frame (tests drive it directly)."""
@@ -299,8 +303,14 @@ class App:
 
     def run(self) -> None:
         """The interactive main loop."""
+        last_input = 0.0
         while self.running:
-            dt = self.clock.tick(60) / 1000.0
+            fps = self.top.frame_rate() if self.top is not None else 30
+            if time.monotonic() - last_input < 1.0:
+                fps = 60  # the mouse or keyboard is in use: stay smooth
+            dt = self.clock.tick(fps) / 1000.0
+            if pygame.event.peek((pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.KEYDOWN)):
+                last_input = time.monotonic()
             self.step(dt)
         self.shutdown()
 

@@ -104,7 +104,7 @@ class MenuScreen(Screen):
             return
         from app.screens.new_game import start_session
 
-        start_session(self.app, session)
+        start_session(self.app, session, list(getattr(result, "warnings", []) or []))
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the screen (GUI elements are drawn afterwards by the manager)."""

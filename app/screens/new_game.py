@@ -41,8 +41,8 @@ def new_session(game: Game, seats: list[Seat], seed: int | None = None) -> GameS
     return GameSession(Match.start(game, seed), seats, seed)
 
 
-def start_session(app: Any, session: GameSession) -> None:
-    """Open the table for a session (new or restored)."""
+def start_session(app: Any, session: GameSession, warnings: list[str] | None = None) -> None:
+    """Open the table for a session (new or restored; ``warnings`` from loading are shown at the table)."""
     from app.controller import Controller
     from app.screens.table import TableScreen
 
@@ -50,6 +50,8 @@ def start_session(app: Any, session: GameSession) -> None:
                             allow_undo=app.settings.allow_undo, worker=app.worker,
                             autosave=app.autosave_store())
     controller.save()
+    for warning in warnings or []:
+        controller.notify(str(warning), error=True, seconds=10)
     app.reset_to(TableScreen(app, controller))
 
 

@@ -91,6 +91,12 @@ class TableScreen(Screen):
         self.face_up_drawn: set[tuple[int, int]] = set()
         """(seat, card) of every hand card drawn face up (tests check hotseat privacy with it)."""
 
+    def frame_rate(self) -> int:
+        """60 fps while cards move, 30 while an AI thinks (spinner), 20 when the table is still."""
+        if self.anims or self.ghosts or self.warm_queue:
+            return 60
+        return 30 if self.ctl.pending is not None or self.ctl.hold_until > self.ctl.clock() else 20
+
     def on_move(self, when: str, seat: int, move: int) -> None:
         """Controller callback around every applied move: a sound after it (when enabled)."""
         if when == "after":
