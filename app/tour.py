@@ -168,6 +168,13 @@ class Tour:
         for _ in range(3):
             app.step()
         self.shot("summary_scopone")
+        for name, variant in (("pharaoh", {"target": 0}), ("mosssidewhist", {})):
+            scr = self.table(name, variant, stop=lambda s: False)
+            advance(scr.ctl.session, random.Random(5), lambda s: False, limit=5000)
+            scr.ctl._finish_hand()
+            for _ in range(3):
+                app.step()
+            self.shot(f"summary_{name}")
         self.table("hearts", {"target": 0}, stop=lambda s: False)
         scr = app.top
         advance(scr.ctl.session, random.Random(5), lambda s: False)

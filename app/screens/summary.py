@@ -16,9 +16,22 @@ from app.widgets import button, line_height
 PANEL = (12, 40, 28)
 
 
-def breakdown_rows(breakdown: dict[str, Any], columns: int) -> list[tuple[str, list[str]]]:
+SEAT_KEYS = ("leader", "hand_leader", "dealer", "finished", "winner", "first_out")
+"""Breakdown entries that hold seat numbers (shown as names when the seat names are known)."""
+
+
+def breakdown_rows(breakdown: dict[str, Any], columns: int,
+                   names: list[str] | None = None) -> list[tuple[str, list[str]]]:
     """Flatten a result breakdown into (row name, one cell per column or a single cell) rows."""
     rows: list[tuple[str, list[str]]] = []
+
+    def seat_names(value: Any) -> str | None:
+        if names is None:
+            return None
+        seats = value if isinstance(value, list) else [value]
+        if not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < len(names) for x in seats):
+            return None
+        return ", ".join(names[x] for x in seats)
 
     def cell(v: Any) -> str:
         """Display text of one breakdown value."""
@@ -32,11 +45,14 @@ def breakdown_rows(breakdown: dict[str, Any], columns: int) -> list[tuple[str, l
             return ", ".join(f"{k}: {cell(x)}" for k, x in v.items())
         return t(str(v)) if isinstance(v, str) else str(v)
 
-    def walk(prefix: str, value: Any) -> None:
+    def walk(prefix: str, value: Any, key: str = "") -> None:
         """Add the rows of one breakdown entry."""
-        if isinstance(value, dict) and len(rows) < 60:
+        shown = seat_names(value) if key in SEAT_KEYS else None
+        if shown is not None:
+            rows.append((prefix, [shown]))
+        elif isinstance(value, dict) and len(rows) < 60:
             for k, v in value.items():
-                walk(f"{prefix} · {t(str(k))}" if prefix else t(str(k).replace("_", " ")), v)
+                walk(f"{prefix} · {t(str(k))}" if prefix else t(str(k).replace("_", " ")), v, str(k))
         elif isinstance(value, (list, tuple)) and len(value) == columns and \
                 all(not isinstance(x, (dict, list)) for x in value):
             rows.append((prefix, [cell(x) for x in value]))
@@ -147,7 +163,7 @@ class SummaryScreen(Screen):
         rows: list[tuple[str, list[str]]] = []
         if result is not None:
             rows.append((t("Hand points"), [f"{v:g}" for v in result.team_points]))
-            rows += breakdown_rows(result.breakdown, len(teams))
+            rows += breakdown_rows(result.breakdown, len(teams), [s.label for s in ctl.seats])
             if len(teams) != len(result.points):
                 pass
         rows.append((t("Match total"), [f"{v:g}" for v in ctl.match.totals]))
