@@ -259,7 +259,12 @@ class TableScreen(Screen):
             text = self.ctl.state.describe_move(move)
         except Exception:  # noqa: BLE001
             text = str(move)
-        return t(text) if text in ("draw", "pass") else text
+        if text == "draw":
+            pending = getattr(self.ctl.state, "pending_draw", 0)
+            return t("Draw {n} cards (D)", n=pending) if pending else t("Draw a card (D)")
+        if text in ("skip", "pass"):
+            return t("Skip the turn (D)")
+        return text
 
     # --- input ---------------------------------------------------------------------------------
     def handle(self, event: pygame.event.Event) -> None:
