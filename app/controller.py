@@ -70,6 +70,7 @@ class Controller:
     pending: Pending | None = None
     hint_move: int | None = None
     viewer: int | None = None
+    last_viewer: int | None = None
     privacy_for: int | None = None
     last_trick: LastTrick | None = None
     hold_until: float = 0.0
@@ -187,7 +188,16 @@ class Controller:
         """The player named on the privacy screen has the device: show their hand."""
         if self.privacy_for is not None:
             self.viewer = self.privacy_for
+            self.last_viewer = self.privacy_for
             self.privacy_for = None
+
+    def bottom_seat(self) -> int:
+        """The seat drawn at the bottom of the table (the viewer, or whoever is about to be)."""
+        for seat in (self.privacy_for, self.viewer, self.last_viewer):
+            if seat is not None:
+                return seat
+        humans = self.human_seats()
+        return humans[0] if humans else 0
 
     def skip_pause(self) -> None:
         """End the pause after a completed trick now."""
@@ -283,6 +293,9 @@ class Controller:
         state.apply(move)
         self.session.record_move(move)
         self.movers.append(seat)
+        if self.is_human(seat) and len(self.human_seats()) > 1:
+            self.last_viewer = seat
+            self.viewer = None  # hotseat: hide this hand as soon as its owner has played
         self.version += 1
         self.hint_move = None
         if completes:

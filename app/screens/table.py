@@ -549,9 +549,9 @@ class TableScreen(Screen):
         ctl = self.ctl
         choice = self.choice and (self.choice.card, tuple(self.choice.candidates), tuple(self.choice.picked))
         pausing = ctl.last_trick is not None and ctl.clock() < ctl.hold_until
-        return (ctl.version, ctl.viewer, ctl.privacy_for, tuple(self.selected), choice, self.focus_index,
-                ctl.hint_move, self.review, pausing, ctl.thinking_seat(), ctl.human_to_move(), self.app.size,
-                self.app.settings.auto_sort)
+        return (ctl.version, ctl.viewer, ctl.privacy_for, ctl.last_viewer, tuple(self.selected), choice,
+                self.focus_index, ctl.hint_move, self.review, pausing, ctl.thinking_seat(), ctl.human_to_move(),
+                self.app.size, self.app.settings.auto_sort)
 
     def make_view(self) -> View:
         """Build the table view from the viewer's observation (never more than that seat may see)."""
@@ -561,13 +561,7 @@ class TableScreen(Screen):
         viewer = ctl.viewer
         observer = viewer if viewer is not None else 0
         obs = state.observation(observer)
-        humans = ctl.human_seats()
-        if viewer is not None:
-            bottom = viewer
-        elif ctl.privacy_for is not None:
-            bottom = ctl.privacy_for
-        else:
-            bottom = humans[0] if humans else 0
+        bottom = ctl.bottom_seat()
         view = View(obs.state, viewer, bottom, hand_counts(obs, n), [s.label for s in ctl.seats],
                     state.current_player, ctl.thinking_seat(), auto_sort=self.app.settings.auto_sort)
         view.stock_count = stock_count(obs)
