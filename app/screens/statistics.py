@@ -141,6 +141,7 @@ class ReplayScreen(Screen):
         self.game = game
         self.renderer = renderer_for(game.name)(game, card_art(game.deck.name, app.settings.card_style))
         self.viewer = self.record.human_seat if self.record.human_seat is not None else 0
+        self.open_hands = True
         self.widgets: dict[str, Any] = {}
 
     def build(self) -> None:
@@ -150,11 +151,18 @@ class ReplayScreen(Screen):
         side = lay.sidebar.inflate(-2 * lay.margin, -2 * lay.margin)
         items = [("first", "|<"), ("prev", "<"), ("next", ">"), ("last", ">|")]
         bw = (side.w - 3 * 6) // 4
-        y = side.bottom - 2 * bh - 10
+        y = side.bottom - 3 * bh - 20
         self.widgets = {}
         for i, (key, text) in enumerate(items):
             self.widgets[key] = button(self.ui, pygame.Rect(side.left + i * (bw + 6), y, bw, bh), text)
+        self.widgets["open"] = button(self.ui, pygame.Rect(side.left, side.bottom - 2 * bh - 10, side.w, bh),
+                                      t("Hide the other hands (A)") if self.open_hands else t("Show all hands (A)"))
         self.widgets["back"] = button(self.ui, pygame.Rect(side.left, side.bottom - bh, side.w, bh), t("Back (Esc)"))
+
+    def toggle_open(self) -> None:
+        """Show or hide the other players' hands."""
+        self.open_hands = not self.open_hands
+        self.app.rebuild()
 
     def go(self, index: int) -> None:
         """Show replay step ``index`` (clamped)."""
@@ -167,6 +175,8 @@ class ReplayScreen(Screen):
             moves = {"first": 0, "prev": self.index - 1, "next": self.index + 1, "last": len(self.steps) - 1}
             if key == "back":
                 self.app.pop()
+            elif key == "open":
+                self.toggle_open()
             elif key in moves:
                 self.go(moves[key])
         elif event.type == pygame.KEYDOWN:
@@ -176,6 +186,8 @@ class ReplayScreen(Screen):
                 self.go(self.index - 1)
             elif event.key == pygame.K_RIGHT:
                 self.go(self.index + 1)
+            elif event.key == pygame.K_a:
+                self.toggle_open()
             elif event.key == pygame.K_HOME:
                 self.go(0)
             elif event.key == pygame.K_END:
@@ -192,8 +204,9 @@ class ReplayScreen(Screen):
         state = step.state
         obs = state.observation(self.viewer)
         names = [s.label for s in self.record.seats]
-        view = View(obs.state, self.viewer, self.viewer, hand_counts(obs, self.game.num_players), names,
-                    state.current_player, auto_sort=self.app.settings.auto_sort)
+        shown = state if self.open_hands else obs.state  # a finished game: nothing is secret any more
+        view = View(shown, self.viewer, self.viewer, hand_counts(obs, self.game.num_players), names,
+                    state.current_player, auto_sort=self.app.settings.auto_sort, open_hands=self.open_hands)
         scene = self.renderer.scene(view, lay)
         art = self.renderer.art
         for sp in scene.sprites:

@@ -82,6 +82,8 @@ class View:
     picked: list[int] = field(default_factory=list)
     chosen: list[int] = field(default_factory=list)
     auto_sort: bool = True
+    open_hands: bool = False
+    """Show every hand face up (only the replay of a finished game sets this)."""
     human_turn: bool = False
     legal_moves: list[int] = field(default_factory=list)
     stock_count: int | None = None
@@ -189,7 +191,26 @@ class TableRenderer:
         shown = min(count, 12)
         side = abs(math.cos(math.radians(angle))) > 0.75
         sw, sh = lay.small_w, lay.small_h
-        if side:
+        open_cards = self.hand_cards(view, seat) if view.open_hands else []
+        if open_cards and side:
+            step, total = fan_positions(len(open_cards), int(lay.centre.h * 0.8), sh, sh * 0.3)
+            top = ay - total // 2
+            for i, card in enumerate(open_cards):
+                r = pygame.Rect(ax - sw // 2, int(top + i * step), sw, sh)
+                scene.sprites.append(Sprite(("card", card), r, card, 0, "open", seat, width=sw))
+            name_y = top - int(lay.label_size * 2.2) - 4
+            if name_y < lay.table.top + lay.label_size:
+                name_y = top + total + lay.label_size
+            detail_y = name_y + lay.label_size + 4
+        elif open_cards:
+            step, total = fan_positions(len(open_cards), int(lay.table.w * 0.45), sw, sw * 0.5)
+            left = ax - total // 2
+            for i, card in enumerate(open_cards):
+                r = pygame.Rect(int(left + i * step), ay - sh // 2, sw, sh)
+                scene.sprites.append(Sprite(("card", card), r, card, 0, "open", seat, width=sw))
+            name_y = ay + sh // 2 + lay.label_size // 2 + 4
+            detail_y = name_y + lay.label_size + 2
+        elif side:
             step, total = fan_positions(shown, int(lay.centre.h * 0.55), sw, sw * 0.28)
             top = ay - total // 2
             for i in range(shown):
