@@ -297,8 +297,8 @@ class ISMCTSAgent(Agent):
                type=int, min=0, max=100_000),
         Option("bias", "", "biased determinization: name of a belief function registered for the game "
                "('' = uniform)", type=str),
-        Option("handler", "", "move handler registered for the game (e.g. Scopone AMH/OMH/OCH/GOH; "
-               "'' = every move its own branch)", type=str),
+        Option("handler", "", "move handler registered for the game grouping moves into tree branches (Scopone "
+               "'card': one branch per played card; '' = every move its own branch, seeds/002 AMH)", type=str),
         Option("resolve", "", "move resolver registered for the game choosing the concrete move of a handler "
                "branch (e.g. Scopone 'greedy': handler=card,resolve=greedy is seeds/002 OCH); '' = random",
                type=str),
