@@ -421,3 +421,38 @@ def test_look_at_the_table_after_a_hand_and_back_to_the_result(app: Any) -> None
     press(app, screen.buttons["show_summary"])
     app.step()
     assert app.top.name == "summary"
+
+
+def key(app: Any, k: int) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+    app.step()
+
+
+def test_keyboard_play_and_illegal_card_reason_on_hover(app: Any) -> None:
+    screen = open_table(app, "sueca", seed=15)
+    ctl = screen.ctl
+    for _ in range(100):
+        app.step()
+        if ctl.human_to_move() and ctl.state.trick:
+            break
+        if ctl.human_to_move():
+            legal = ctl.state.legal_moves()
+            screen.play(legal[0])
+    assert ctl.human_to_move() and ctl.state.trick
+    legal = set(ctl.state.legal_moves())
+    illegal = [s for s in screen.hand_sprites() if s.card not in legal]
+    if illegal:
+        sp = illegal[0]
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=visible_point(sp), rel=(0, 0), buttons=(0, 0, 0)))
+        app.step()
+        assert screen.hover_text == ctl.state.illegal_reason(sp.card)
+        assert "follow suit" in screen.hover_text
+    cards = [s.card for s in screen.hand_sprites()]
+    target = next(i for i, c in enumerate(cards) if c in legal)
+    screen.focus_index = 0
+    for _ in range(target):
+        key(app, pygame.K_RIGHT)
+    assert screen.view.focus == cards[target]
+    ply = ctl.session.ply
+    key(app, pygame.K_RETURN)
+    assert ctl.session.ply == ply + 1 and ctl.session.moves[0][-1] == cards[target]

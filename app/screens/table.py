@@ -436,7 +436,7 @@ class TableScreen(Screen):
         view = self.view
         if sp is None or view is None or sp.card is None:
             return
-        if sp.zone == "hand" and sp.mark == "illegal":
+        if sp.zone == "hand" and sp.mark in ("illegal", "focus_illegal"):
             self.hover_text = self.card_reason(sp.card)
             self.hover_pos = pos
 
