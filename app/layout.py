@@ -67,7 +67,7 @@ def table_layout(width: int, height: int) -> TableLayout:
     small_h = int(small_w * CARD_ASPECT)
     hand_h = int(card_h * 1.2) + label + margin * 2
     hand = pygame.Rect(table.left + margin, table.bottom - hand_h, table.w - 2 * margin, hand_h)
-    top_band = table.top + margin + small_h + int(label * 2.6) + margin * 2
+    top_band = table.top + margin + small_h + int(label * 3.0) + margin * 2
     centre = pygame.Rect(table.left + small_h + label * 4, top_band, table.w - 2 * (small_h + label * 4),
                          hand.top - top_band - margin)
     return TableLayout(width, height, sidebar, table, card_w, card_h, small_w, small_h, hand, centre, label,

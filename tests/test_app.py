@@ -456,3 +456,30 @@ def test_keyboard_play_and_illegal_card_reason_on_hover(app: Any) -> None:
     ply = ctl.session.ply
     key(app, pygame.K_RETURN)
     assert ctl.session.ply == ply + 1 and ctl.session.moves[0][-1] == cards[target]
+
+
+@pytest.mark.parametrize("size", [(1024, 640), (2560, 1440)])
+def test_no_overlaps_on_any_table(app: Any, size: tuple[int, int]) -> None:
+    from app.tour import advance
+
+    app.resize(size)
+    for game_name in registry.available():
+        variant = {"players": 4} if game_name == "briscola" else {}
+        screen = open_table(app, game_name, variant, seed=16)
+        advance(screen.ctl.session, random.Random(16),
+                lambda s: len(getattr(s, "history", [])) >= 6 and s.current_player == 0)
+        screen.ctl.version += 1
+        app.step()
+        app.step()
+        sprites = screen.scene.sprites
+        hand = [s.rect for s in sprites if s.zone == "hand"]
+        labels = screen.label_rects
+        for sp in sprites:
+            assert screen.lay.table.contains(sp.rect), (game_name, size, sp)
+        for i, a in enumerate(labels):
+            assert screen.lay.table.contains(a), (game_name, size, a)
+            for b in labels[i + 1:]:
+                assert not a.colliderect(b), (game_name, size, a, b)
+            assert not any(a.colliderect(sp.rect) for sp in sprites), (game_name, size, a)
+        others = [s.rect for s in sprites if s.zone != "hand"]
+        assert not any(h.colliderect(o) for h in hand for o in others), (game_name, size)

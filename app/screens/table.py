@@ -76,6 +76,8 @@ class TableScreen(Screen):
         self.prev_version = controller.version
         self.ghosts: list[tuple[Sprite, Anim]] = []
         self.prev_pausing = False
+        self.label_rects: list[pygame.Rect] = []
+        """Where the table's labels were drawn in the last frame (tests check they do not overlap)."""
         self.shades: dict[tuple[int, int], pygame.Surface] = {}
         self.view: View | None = None
         self.lay: TableLayout = table_layout(*app.size)
@@ -630,6 +632,7 @@ class TableScreen(Screen):
             pygame.draw.rect(surface, colour, rect, border_radius=8)
         now = time.monotonic()
         self.draw_sprites(surface, scene, now)
+        self.label_rects = []
         for lab in scene.labels:
             self.draw_label(surface, lab)
         for x, y, r in scene.spinners:
@@ -773,6 +776,7 @@ class TableScreen(Screen):
         surf = txt.render(lab.text, size, (20, 20, 20) if lab.highlight else lab.colour, lab.bold)
         rect = surf.get_rect(**{lab.anchor: lab.pos})
         rect.clamp_ip(self.lay.table.inflate(-size, -4))
+        self.label_rects.append(rect.inflate(size, size // 2) if lab.plate or lab.highlight else rect.copy())
         if lab.plate or lab.highlight:
             plate = rect.inflate(size, size // 2)
             colour = GOLD if lab.highlight else (10, 40, 28)

@@ -201,15 +201,15 @@ class TableRenderer:
             name_y = top - int(lay.label_size * 2.2) - 4
             if name_y < lay.table.top + lay.label_size:
                 name_y = top + total + lay.label_size
-            detail_y = name_y + lay.label_size + 4
+            detail_y = name_y + int(lay.label_size * 1.4) + 2
         elif open_cards:
             step, total = fan_positions(len(open_cards), int(lay.table.w * 0.45), sw, sw * 0.5)
             left = ax - total // 2
             for i, card in enumerate(open_cards):
                 r = pygame.Rect(int(left + i * step), ay - sh // 2, sw, sh)
                 scene.sprites.append(Sprite(("card", card), r, card, 0, "open", seat, width=sw))
-            name_y = ay + sh // 2 + lay.label_size // 2 + 4
-            detail_y = name_y + lay.label_size + 2
+            name_y = ay + sh // 2 + int(lay.label_size * 0.9) + 2
+            detail_y = name_y + int(lay.label_size * 1.4) + 2
         elif side:
             step, total = fan_positions(shown, int(lay.centre.h * 0.55), sw, sw * 0.28)
             top = ay - total // 2
@@ -220,15 +220,15 @@ class TableRenderer:
             name_y = top - int(lay.label_size * 2.2) - 4
             if name_y < lay.table.top + lay.label_size:
                 name_y = top + total + lay.label_size
-            detail_y = name_y + lay.label_size + 4
+            detail_y = name_y + int(lay.label_size * 1.4) + 2
         else:
             step, total = fan_positions(shown, int(lay.table.w * 0.3), sw, sw * 0.3)
             left = ax - total // 2
             for i in range(shown):
                 r = pygame.Rect(int(left + i * step), ay - sh // 2, sw, sh)
                 scene.sprites.append(Sprite(("back", seat, i), r, None, 0, "opp", seat, width=sw))
-            name_y = ay + sh // 2 + lay.label_size // 2 + 4
-            detail_y = name_y + lay.label_size + 2
+            name_y = ay + sh // 2 + int(lay.label_size * 0.9) + 2
+            detail_y = name_y + int(lay.label_size * 1.4) + 2
         width_limit = int(lay.table.w * 0.28)
         scene.labels.append(Label(self.seat_title(view, seat), (ax, name_y), lay.label_size, WHITE, "center", True,
                                   plate=True, highlight=seat == view.current, max_width=width_limit))

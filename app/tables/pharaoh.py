@@ -45,7 +45,7 @@ class PharaohRenderer(TableRenderer):
         deck = self.game.deck
         suit = getattr(state, "active_suit", -1)
         top = discard[-1] if discard else -1
-        y = cy - ch // 2 - lay.label_size
+        y = cy - ch // 2 - int(lay.label_size * 1.1) - 4
         if 0 <= suit < len(deck.suits) and top >= 0 and deck.suit_of(top) != suit:
             scene.labels.append(Label(t("Suit named: {suit}", suit=t(deck.suit_names[suit])),
                                       (cx + cw // 2, y), lay.label_size, GOLD, "center", True, plate=True))
