@@ -53,3 +53,8 @@ def t(text: str, **kwargs: Any) -> str:
         except (KeyError, IndexError, ValueError):
             return text.format(**kwargs)
     return out
+
+
+def count_text(n: int, one: str, many: str) -> str:
+    """``one`` (e.g. "1 card") when ``n`` is 1, else ``many`` (e.g. "{n} cards") with ``n`` filled in."""
+    return t(one) if n == 1 else t(many, n=n)

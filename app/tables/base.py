@@ -14,7 +14,7 @@ from typing import Any
 import pygame
 
 from app.art import CardArtLike
-from app.i18n import t
+from app.i18n import count_text, t
 from app.layout import TableLayout, fan_positions
 from engine.cards import bits
 from engine.game import GameState
@@ -172,7 +172,7 @@ class TableRenderer:
 
     def seat_detail(self, view: View, seat: int) -> str:
         """Second line under an opponent's name (default: cards in hand)."""
-        return t("{n} cards", n=view.counts[seat])
+        return count_text(view.counts[seat], "1 card", "{n} cards")
 
     def add_seats(self, scene: Scene, view: View, lay: TableLayout) -> None:
         """Every seat's hand: the bottom hand face up for the viewer, backs for the others."""
@@ -277,7 +277,7 @@ class TableRenderer:
                 scene.sprites.append(Sprite(("back", seat, i), r, None, 0, "hand", seat, width=cw))
         title = self.seat_title(view, seat)
         if not face_up and view.viewer is None:
-            title += " · " + t("{n} cards", n=count)
+            title += " · " + count_text(count, "1 card", "{n} cards")
         scene.labels.append(Label(title, (max(area.left + 4, left), area.top + 2), lay.label_size, WHITE, "topleft",
                                   True,
                                   plate=True, highlight=seat == view.current, max_width=area.w // 2))

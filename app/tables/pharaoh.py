@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from app.i18n import t
+from app.i18n import count_text, t
 from app.layout import TableLayout
 from app.tables.base import GOLD, MUTED, Label, Scene, Sprite, TableRenderer, View
 
@@ -19,7 +19,7 @@ class PharaohRenderer(TableRenderer):
         finished = getattr(view.state, "finished", [])
         if seat in finished:
             return t("finished: place {n}", n=finished.index(seat) + 1)
-        return t("{n} cards", n=view.counts[seat])
+        return count_text(view.counts[seat], "1 card", "{n} cards")
 
     def add_centre(self, scene: Scene, view: View, lay: TableLayout) -> None:
         """The centre of the table."""

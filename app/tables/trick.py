@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 
-from app.i18n import t
+from app.i18n import count_text, t
 from app.layout import TableLayout
 from app.tables.base import MUTED, Label, Scene, Sprite, TableRenderer, View
 from engine.games.tricks import PASS_FLAG
@@ -17,9 +17,9 @@ class TrickRenderer(TableRenderer):
     def seat_detail(self, view: View, seat: int) -> str:
         """Second line under a seat's name."""
         tricks = getattr(view.state, "tricks_won", None)
-        text = t("{n} cards", n=view.counts[seat])
+        text = count_text(view.counts[seat], "1 card", "{n} cards")
         if tricks is not None:
-            text = t("{n} tricks", n=tricks[seat]) + " · " + text
+            text = count_text(tricks[seat], "1 trick", "{n} tricks") + " · " + text
         return text
 
     def add_centre(self, scene: Scene, view: View, lay: TableLayout) -> None:
