@@ -483,3 +483,13 @@ def test_no_overlaps_on_any_table(app: Any, size: tuple[int, int]) -> None:
             assert not any(a.colliderect(sp.rect) for sp in sprites), (game_name, size, a)
         others = [s.rect for s in sprites if s.zone != "hand"]
         assert not any(h.colliderect(o) for h in hand for o in others), (game_name, size)
+
+
+def test_move_labels_are_readable(app: Any) -> None:
+    from engine.games.pharaoh import DRAW
+
+    screen = open_table(app, "pharaoh", seed=17)
+    i18n.set_language("it")
+    assert screen.move_label(DRAW).startswith("Pesca ")
+    i18n.set_language("en")
+    assert screen.move_label(DRAW).startswith("Draw ")

@@ -256,15 +256,17 @@ class TableScreen(Screen):
             suit = named_suit(move)
             if suit >= 0:
                 text += " → " + t(self.game.deck.suit_names[suit])
-            return text or t(self.ctl.state.move_text(move))
+            if text:
+                return text
         try:
+            code = self.ctl.state.move_text(move)
             text = self.ctl.state.describe_move(move)
         except Exception:  # noqa: BLE001
-            text = str(move)
-        if text == "draw":
+            code = text = str(move)
+        if code == "draw":
             pending = getattr(self.ctl.state, "pending_draw", 0)
             return t("Draw {n} cards (D)", n=pending) if pending else t("Draw a card (D)")
-        if text in ("skip", "pass"):
+        if code in ("skip", "pass"):
             return t("Skip the turn (D)")
         return text
 
