@@ -493,3 +493,21 @@ def test_move_labels_are_readable(app: Any) -> None:
     assert screen.move_label(DRAW).startswith("Pesca ")
     i18n.set_language("en")
     assert screen.move_label(DRAW).startswith("Draw ")
+
+
+def test_hearts_shows_the_passed_direction_and_the_received_cards(app: Any) -> None:
+    from app.tour import advance
+
+    screen = open_table(app, "hearts", {"passing": "left"}, seed=18)
+    app.step()
+    lines = screen.renderer.info_lines(screen.view)
+    target = screen.ctl.state.pass_target(0)
+    assert any(screen.ctl.seats[target].label in line for line in lines)
+    advance(screen.ctl.session, random.Random(18), lambda s: not s.passing)
+    screen.ctl.version += 1
+    app.step()
+    state = screen.ctl.state
+    passer = next(s for s in range(4) if state.pass_target(s) == 0)
+    assert screen.view.received == {c for c in range(52) if state.passed[passer] >> c & 1}
+    marked = {s.card for s in screen.hand_sprites() if s.mark == "received"}
+    assert marked and marked <= screen.view.received
