@@ -511,3 +511,13 @@ def test_hearts_shows_the_passed_direction_and_the_received_cards(app: Any) -> N
     assert screen.view.received == {c for c in range(52) if state.passed[passer] >> c & 1}
     marked = {s.card for s in screen.hand_sprites() if s.mark == "received"}
     assert marked and marked <= screen.view.received
+
+
+def test_f11_toggles_full_screen_and_back(app: Any) -> None:
+    screen = open_table(app, "sueca", seed=19)
+    app.step()
+    key(app, pygame.K_F11)
+    assert app.fullscreen and app.settings.fullscreen
+    assert screen.lay.width == app.size[0] and screen.lay.height == app.size[1]
+    key(app, pygame.K_F11)
+    assert not app.fullscreen and app.size == (1024, 640)
