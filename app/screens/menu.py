@@ -22,6 +22,8 @@ class MenuScreen(Screen):
         super().__init__(app)
         self.buttons: dict[str, Any] = {}
         self.message = ""
+        self._deco: list[tuple[pygame.Surface, tuple[int, int]]] = []
+        self._deco_size: tuple[int, int] | None = None
         self.has_autosave = False
         try:
             self.store = app.autosave_store()
@@ -106,10 +108,35 @@ class MenuScreen(Screen):
 
         start_session(self.app, session, list(getattr(result, "warnings", []) or []))
 
+    def decoration(self, size: tuple[int, int]) -> list[tuple[pygame.Surface, tuple[int, int]]]:
+        """Two fans of cards (French and Italian decks) beside the buttons, cached per window size."""
+        if self._deco_size == size:
+            return self._deco
+        from app.art import card_art
+        from engine.cards import FRENCH52, ITALIAN40
+
+        w, h = size
+        card_w = max(60, min(150, w // 11))
+        out: list[tuple[pygame.Surface, tuple[int, int]]] = []
+        fans = ((FRENCH52, ("AS", "KH", "QD", "JC")), (ITALIAN40, ("7D", "AB", "KC", "HS")))
+        for side, (deck, cards) in enumerate(fans):
+            art = card_art(deck.name, self.app.settings.card_style)
+            cx = int(w * (0.17 if side == 0 else 0.83))
+            cy = int(h * 0.6)
+            for i, text in enumerate(cards):
+                angle = (i - 1.5) * 12 * (1 if side == 0 else -1)
+                face = pygame.transform.rotozoom(art.face(deck.parse(text), card_w), -angle, 1.0)
+                dx = int((i - 1.5) * card_w * 0.32)
+                out.append((face, (cx + dx - face.get_width() // 2, cy - face.get_height() // 2 + abs(int(angle)))))
+        self._deco, self._deco_size = out, size
+        return out
+
     def draw(self, surface: pygame.Surface) -> None:
-        """Draw the screen (GUI elements are drawn afterwards by the manager)."""
+        """The title, two fans of cards and the key help (the buttons are GUI elements)."""
         surface.fill(BACKGROUND)
         w, h = surface.get_size()
+        for face, pos in self.decoration((w, h)):
+            surface.blit(face, pos)
         big = max(40, h // 9)
         txt.blit_text(surface, "cardtable", (w // 2, int(h * 0.14)), big, GOLD, True, "center")
         txt.blit_text(surface, t("Sueca · Bisca · Briscola · Hearts · Scopone · Scopa · Pharaoh · Moss Side Whist"),
