@@ -374,7 +374,7 @@ def cs28(view: ScoponeView, moves: list[int]) -> RuleResult:
     spar = [m for m in moves if _seven_spariglio(m)]
     if spar:
         return greedy_best(spar)
-    return _filter(moves, lambda m: not _plays_value(m, 7))
+    return _filter(moves, lambda m: _cap(m) or not _plays_value(m, 7))  # laying a 7 waits; capturing not
 
 
 def cs23(view: ScoponeView, moves: list[int]) -> RuleResult:
@@ -808,21 +808,22 @@ def cg4(view: ScoponeView, moves: list[int]) -> RuleResult:
 
 
 def cg3(view: ScoponeView, moves: list[int]) -> RuleResult:
-    """CG3: holding two 7s without the settebello, play the 7s as late as possible."""
+    """CG3: holding two 7s without the settebello, lay the 7s as late as possible (captures stay free)."""
     if popcount(view.hand & SEVENS) != 2 or view.hand >> SETTEBELLO & 1:
         return None
-    return _filter(moves, lambda m: not _plays_value(m, 7))
+    return _filter(moves, lambda m: _cap(m) or not _plays_value(m, 7))
 
 
 def _keep_seven_maker(view: ScoponeView, moves: list[int]) -> RuleResult:
-    """Keep an even (coupled) card that makes 7 with a decoupled rank: do not play the last one held."""
+    """Keep an even (coupled) card that makes 7 with a decoupled rank: do not lay the last one held
+    (capturing with it stays allowed: CS9)."""
     keep: set[int] = set()
     for v in range(1, 7):
         if view.count(view.hand, v) == 1 and not view.decoupled(v) and view.decoupled(7 - v):
             keep.add(v)
     if not keep:
         return None
-    return _filter(moves, lambda m: VALUE[_card(m)] not in keep)
+    return _filter(moves, lambda m: _cap(m) or VALUE[_card(m)] not in keep)
 
 
 def _sevens_in_game(view: ScoponeView) -> int:
@@ -869,7 +870,7 @@ def cg11(view: ScoponeView, moves: list[int]) -> RuleResult:
         if view.decoupled(a) and view.decoupled(b) and view.decoupled(7):
             held = view.count(view.hand, a) + view.count(view.hand, b)
             if held == 1:
-                return _filter(moves, lambda m, a=a, b=b: VALUE[_card(m)] not in (a, b))
+                return _filter(moves, lambda m, a=a, b=b: _cap(m) or VALUE[_card(m)] not in (a, b))
     return None
 
 
@@ -881,7 +882,7 @@ def cg12(view: ScoponeView, moves: list[int]) -> RuleResult:
     blocks = {8: 1, 9: 2, 10: 3}
     keep = {face for face, low in blocks.items() if view.decoupled(low) and view.count(view.hand, face) == 1}
     if keep:
-        return _filter(moves, lambda m: VALUE[_card(m)] not in keep)
+        return _filter(moves, lambda m: _cap(m) or VALUE[_card(m)] not in keep)
     return _keep_seven_maker(view, moves)
 
 
