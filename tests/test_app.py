@@ -521,3 +521,34 @@ def test_f11_toggles_full_screen_and_back(app: Any) -> None:
     assert screen.lay.width == app.size[0] and screen.lay.height == app.size[1]
     key(app, pygame.K_F11)
     assert not app.fullscreen and app.size == (1024, 640)
+
+
+class FullDisk:
+    """An autosave store whose disk is full."""
+
+    def save(self, session: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    def exists(self) -> bool:
+        return False
+
+    def load(self) -> Any:
+        raise OSError("nothing saved")
+
+    def clear(self) -> None:
+        pass
+
+
+def test_autosave_failure_is_reported_and_play_goes_on(app: Any) -> None:
+    from app.autosaver import BackgroundAutosave
+
+    app._autosave = BackgroundAutosave(FullDisk())
+    screen = open_table(app, "sueca", seed=20, humans=())
+    ctl = screen.ctl
+    for _ in range(40):
+        app.step()
+        app.autosave_store().flush()
+        if any("Autosave failed" in n.text for n in ctl.notices):
+            break
+    assert any("No space left" in n.text for n in ctl.notices)
+    assert ctl.session.ply >= 1
