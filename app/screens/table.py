@@ -76,6 +76,7 @@ class TableScreen(Screen):
         self.prev_version = controller.version
         self.ghosts: list[tuple[Sprite, Anim]] = []
         self.prev_pausing = False
+        self.scope_before: list[int] | None = None
         self.label_rects: list[pygame.Rect] = []
         """Where the table's labels were drawn in the last frame (tests check they do not overlap)."""
         self.shades: dict[tuple[int, int], pygame.Surface] = {}
@@ -101,6 +102,12 @@ class TableScreen(Screen):
 
     def on_move(self, when: str, seat: int, move: int) -> None:
         """Controller callback around every applied move: a sound after it (when enabled)."""
+        scope = getattr(self.ctl.state, "scope", None)
+        if when == "before":
+            self.scope_before = list(scope) if scope is not None else None
+            return
+        if scope is not None and self.scope_before is not None and list(scope) != self.scope_before:
+            self.ctl.notify(t("Scopa! ({name})", name=self.ctl.seats[seat].label), seconds=5)
         if when == "after":
             from app import sound
 
