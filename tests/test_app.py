@@ -552,3 +552,32 @@ def test_autosave_failure_is_reported_and_play_goes_on(app: Any) -> None:
             break
     assert any("No space left" in n.text for n in ctl.notices)
     assert ctl.session.ply >= 1
+
+
+def test_killed_search_process_shows_a_message_and_the_game_continues(app: Any) -> None:
+    import signal
+    import time
+
+    from engine.worker import MoveWorker
+
+    app._worker = MoveWorker()
+    screen = open_table(app, "sueca", seed=22, humans=())
+    ctl = screen.ctl
+    for seat in ctl.seats:
+        seat.spec = "random"
+    slow_seat = ctl.state.current_player
+    ctl.seats[slow_seat].spec = "ismcts:iterations=100000000"
+    killed = False
+    for _ in range(3000):
+        app.step()
+        if not killed and ctl.thinking_seat() == slow_seat and app.worker.pid is not None:
+            time.sleep(0.2)  # let the search start
+            os.kill(app.worker.pid, signal.SIGKILL)
+            killed = True
+        if killed and ctl.session.ply >= 1:
+            break
+        time.sleep(0.005)
+    assert killed and ctl.session.ply >= 1
+    assert any("failed" in n.text for n in ctl.notices)
+    start = ctl.match.game.state_from_json(ctl.session.meta["hand_start"]["state"])
+    assert ctl.session.moves[0][0] in start.legal_moves()  # the fallback move was legal
