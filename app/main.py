@@ -205,16 +205,9 @@ class App:
         """The autosave (``saves.autosave.AutosaveStore`` written by a background thread; one per app)."""
         if self._autosave is None:
             from app.autosaver import BackgroundAutosave
+            from saves.autosave import AutosaveStore
 
-            try:
-                from saves.autosave import AutosaveStore
-
-                store: Any = AutosaveStore()
-            except ImportError:
-                from app.fallback_saves import SimpleAutosave
-
-                store = SimpleAutosave()
-            self._autosave = BackgroundAutosave(store)
+            self._autosave = BackgroundAutosave(AutosaveStore())
         return self._autosave
 
     # --- screens -------------------------------------------------------------------------------
