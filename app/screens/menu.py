@@ -21,7 +21,7 @@ class MenuScreen(Screen):
     def __init__(self, app: Any) -> None:
         super().__init__(app)
         self.buttons: dict[str, Any] = {}
-        self.message = ""
+        self.message = "; ".join(app.startup_warnings[:2])  # e.g. a settings file that could not be read
         self._deco: list[tuple[pygame.Surface, tuple[int, int]]] = []
         self._deco_size: tuple[int, int] | None = None
         self.has_autosave = False
