@@ -22,6 +22,7 @@ class MenuScreen(Screen):
         super().__init__(app)
         self.buttons: dict[str, Any] = {}
         self.message = "; ".join(app.startup_warnings[:2])  # e.g. a settings file that could not be read
+        app.startup_warnings.clear()
         self._deco: list[tuple[pygame.Surface, tuple[int, int]]] = []
         self._deco_size: tuple[int, int] | None = None
         self.has_autosave = False
