@@ -44,7 +44,7 @@ class Settings:
     window_width: int = 1280
     window_height: int = 800
     allow_undo: bool = True
-    survey: str = "off"
+    survey: str = "every"
     survey_every_n: int = 3
     player_name: str = ""
     questionnaire_file: str = ""
