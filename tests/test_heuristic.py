@@ -301,3 +301,36 @@ def test_heuristic_simulation_policy_plays_legal_moves(name):
         assert move in state.legal_moves()
         state.do(move)
     assert hooks.bias("mosssidewhist", "ese") is not None
+
+
+def test_bisca_endgame_counts_out_the_last_tricks():
+    # Stock out, every card known: seat 1 leads; the heuristic finds the best line by exact count.
+    from engine.agents.heuristic import endgame_best
+    game = registry.create("bisca")
+    rng = random.Random(0)
+    st = game.new_hand(rng)
+    while st.stock_size or st.trick:
+        moves = st.legal_moves()
+        st.apply(moves[int(rng.random() * len(moves))])
+    while sum(popcount(h) for h in st.hands) > 6:
+        st.apply(st.legal_moves()[0])
+    seat = st.current
+    agent = HeuristicAgent(game)
+    move = agent.choose(st.observation(seat), random.Random(0))
+    assert agent.last_rule == "endgame-count"
+    team = (seat,)
+
+    def best_value(state):  # plain minimax, no pruning, as the reference
+        if state.is_terminal():
+            return sum(game.card_points[c] for s in team for c in range(40) if state.won[s] >> c & 1)
+        vals = []
+        for m in state.legal_moves():
+            child = state.clone()
+            child.do(m)
+            vals.append(best_value(child))
+        return max(vals) if state.current in team else min(vals)
+
+    after = st.clone()
+    after.do(move)
+    assert best_value(after) == best_value(st)
+    assert endgame_best(st, team, st.legal_moves()) == move

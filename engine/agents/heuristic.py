@@ -30,6 +30,8 @@ has them:
   trick worth 10+ with any trump (keep trumps otherwise: they are the last word at the end of the hand).
 * ``discard-low``: otherwise play the cheapest card: fewest points, never a trump or a master if avoidable,
   from the shortest side suit (to void it).
+* ``endgame-count``: when every card left is known (two-player Bisca after the stock) and at most 10 remain,
+  count the ending out exactly (alpha-beta over the remaining tricks, maximizing the side's card points).
 
 Hearts (:class:`HeartsPlayer`): ``pass-danger`` passes the Q/K/A of spades without enough low spades to
 protect them, high hearts and the high cards of short side suits (``hearts_pass_choice``); in play
@@ -61,6 +63,7 @@ import numpy as np
 
 from engine.agents.base import Agent, Budget
 from engine.cards import bits, iter_bits, popcount
+from engine.determinize import determinize
 from engine.game import Game
 from engine.games.tricks import PASS_FLAG
 from engine.observation import Observation
@@ -180,6 +183,49 @@ def _low_key(v: TrickView, c: int) -> tuple[int, int, int]:
 # --------------------------------------------------------------------------------------------------------
 # Sueca, Bisca, Briscola
 # --------------------------------------------------------------------------------------------------------
+ENDGAME_CARDS = 10
+"""With every card known (two-player Bisca once the stock is out) and at most this many cards left, the
+point-trick player counts the ending out exactly (``endgame-count``)."""
+
+
+def _team_points(state: Any, team: tuple[int, ...]) -> int:
+    cp = state.game.card_points
+    return sum(cp[c] for s in team for c in iter_bits(state.won[s]))
+
+
+def endgame_best(state: Any, team: tuple[int, ...], moves: list[int]) -> int:
+    """The move that maximizes ``team``'s card points when every remaining card is known (alpha-beta)."""
+
+    def value(st: Any, alpha: int, beta: int) -> int:
+        if st.is_terminal():
+            return _team_points(st, team)
+        mine = st.current in team
+        best = -1 if mine else 10**6
+        for m in st.legal_moves():
+            child = st.clone()
+            child.do(m)
+            val = value(child, alpha, beta)
+            if mine:
+                if val > best:
+                    best = val
+                alpha = max(alpha, val)
+            else:
+                if val < best:
+                    best = val
+                beta = min(beta, val)
+            if alpha >= beta:
+                break
+        return best
+
+    best_move, best_val = moves[0], -1
+    for m in moves:
+        child = state.clone()
+        child.do(m)
+        val = value(child, best_val, 10**6)
+        if val > best_val:
+            best_move, best_val = m, val
+    return best_move
+
 class PointTrickPlayer:
     """Card-point trick games with trumps (Sueca, Bisca, Briscola); see the module docstring."""
 
@@ -193,6 +239,14 @@ class PointTrickPlayer:
             return moves[0]
         v = TrickView(obs)
         size = v.game.deck.size
+        known = not obs.unknown or (len(obs.slots) == 1 and not obs.slots[0].ordered
+                                     and obs.slots[0].count == popcount(obs.unknown))
+        if known and popcount(obs.unknown) + sum(popcount(h) for h in v.state.hands) <= ENDGAME_CARDS \
+                and all(m < size for m in moves):
+            # Every card left is known or forced (one hidden hand holds all the unknown cards): count it out.
+            full = determinize(obs, random.Random(0))
+            self.last_rule = "endgame-count"
+            return endgame_best(full, v.team, moves)
         swaps = [m for m in moves if m >= size]
         if swaps:
             stock = getattr(v.state, "stock", None)
