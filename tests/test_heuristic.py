@@ -334,3 +334,64 @@ def test_bisca_endgame_counts_out_the_last_tricks():
     after.do(move)
     assert best_value(after) == best_value(st)
     assert endgame_best(st, team, st.legal_moves()) == move
+
+
+def test_sueca_draw_trumps_with_the_master_and_the_majority():
+    # Trump hearts: AH is the master; 4 trumps in hand against 3 left out: lead the AH.
+    st = sueca_position(["AH 2H 3H 4H 2C", "5D 6D 5H", "7D QD 6H", "KD JD 7H"], [], leader=0,
+                        played="KH JH QH", trump_card="5H")
+    assert choose(st) == ("AH", "draw-trumps")
+
+
+def test_sueca_lead_to_the_partners_ruff():
+    st = sueca_position(["2D 5C 6C", "3D 4D 3S", "7C 2C 5S", "4S KC 6S"], [], leader=0)
+    st.voids[2] = 1 << 1  # partner (seat 2) showed out of diamonds earlier
+    assert choose(st) == ("2D", "lead-to-partner-ruff")
+
+
+def test_hearts_take_low_when_every_card_wins_and_others_follow():
+    st = hearts_position("KD AD 2C", ["9D"], leader=3)
+    assert choose(st) == ("KD", "take-low")
+
+
+def test_hearts_void_the_shortest_suit_when_void_and_no_danger():
+    st = hearts_position("KD 4D AC 3C 2C", ["5S", "KS", "3S"], leader=1, won={3: "QS"})
+    assert choose(st) == ("KD", "void-short-suit")
+
+
+def whist_position(hands: list[str], trick: list[str], leader: int, played: str = ""):
+    from engine.games.mosssidewhist import MossSideWhistState
+    game = registry.create("mosssidewhist")
+    d = game.deck
+    st = MossSideWhistState(game, [d.parse_set(h) for h in hands], 0, 2)
+    st.discards_done = 4
+    st.trick = d.parse_list(" ".join(trick))
+    st.leader = leader
+    st.current = (leader + len(st.trick)) % 3
+    st.won[1] = d.parse_set(played)
+    return st
+
+
+def test_whist_lead_master_then_short_suit():
+    st = whist_position(["AC 2D 3D 4H 5H 6H", "KC 5D 9H", "QC 6D TH"], [], leader=0)
+    assert choose(st) == ("AC", "lead-master")
+    st = whist_position(["KC 2D 3D 4H 5H 6H", "AC 5D 9H", "QC 6D TH"], [], leader=0)
+    assert choose(st) == ("2D", "lead-short")
+
+
+def test_whist_draw_trumps_with_master_and_length():
+    st = whist_position(["AS KS QS 2C", "3S 5D 9H 4D", "4S 6D TH 7D"], [], leader=0,
+                        played="2S 5S 6S 7S 8S 9S TS JS")
+    assert choose(st) == ("AS", "draw-trumps")
+
+
+def test_whist_second_low_third_wins_cheaply_discard_low():
+    # Second hand cannot win safely (the AD is out behind it): play low.
+    st = whist_position(["2C 3C", "9D KD 4D", "AD 6D 7D"], ["5D"], leader=0)
+    assert choose(st) == ("4D", "second-low")
+    # Last to play wins with the cheapest winning card.
+    st = whist_position(["2C 3C", "9D KD 4D", "AD 6D 7D"], ["5D", "8D"], leader=0)
+    assert choose(st) == ("AD", "win-cheaply")
+    # Void in the led suit and no trump: discard the lowest card of a side suit.
+    st = whist_position(["2C 3C", "9D KD 4D", "2H 7H QC"], ["5D", "8D"], leader=0)
+    assert choose(st) == ("2H", "discard-low")

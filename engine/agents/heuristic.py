@@ -44,7 +44,7 @@ keep a heart back rather than feeding them).
 
 Moss Side Whist (:class:`WhistPlayer`): ``dls-discard`` (the leader discards the four lowest non-honour,
 non-trump cards of its shortest suits: seeds/003's Discard Lowest Suit), then Whist play: ``lead-master``,
-``draw-trumps``, ``lead-short`` (a low card of the shortest side suit, to ruff it later), ``second-low``,
+``draw-trumps``, ``lead-short`` (a low non-honour card of the shortest side suit, to ruff it later), ``second-low``,
 ``win-cheaply`` (third hand, or a master), ``ruff`` and ``discard-low``. The empty-suit evaluator (ESE,
 seeds/003) is :func:`whist_ese_bias`: once one opponent shows out of a suit, the rest of the suit is placed
 with the other opponent (or, for a non-leader, with the leader's discards when DLS says they were
@@ -614,7 +614,8 @@ class WhistPlayer:
         pool = side or moves
         length = {s: popcount(v.suit_cards(v.hand, s)) for s in range(len(v.suit_masks))}
         self.last_rule = "lead-short"
-        return min(pool, key=lambda c: (length[v.suit_of[c]], v.strength[c], c))
+        honour = v.game.deck.ranks.index("J") if "J" in v.game.deck.ranks else 99
+        return min(pool, key=lambda c: (v.strength[c] >= honour, length[v.suit_of[c]], v.strength[c], c))
 
     def follow(self, v: TrickView, moves: list[int]) -> int:
         best, _ = v.winning_card()
