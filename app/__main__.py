@@ -11,6 +11,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="cardtable", description="A desktop card table.")
     parser.add_argument("--tour", metavar="DIR", help="drive every screen and write PNGs + tour.json to DIR")
     parser.add_argument("--size", metavar="WxH", help="initial window size, e.g. 1280x800")
+    parser.add_argument("--study", metavar="STUDY.json",
+                        help="run a research study (participant ID, consent, the study's games and questionnaires)")
     parser.add_argument("--startup-probe", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.tour:
@@ -29,6 +31,10 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"bad --size {args.size!r}: expected WxH, e.g. 1280x800")
     app = App(size)
     app.push(MenuScreen(app))
+    if args.study:
+        error = app.open_study(args.study)
+        if error:
+            app.top.message = error  # the menu says why the study did not open
     if args.startup_probe:
         app.step()
         app.shutdown()

@@ -61,6 +61,8 @@ class Controller:
     session: GameSession
     min_delay_ms: int = 600
     allow_undo: bool = True
+    allow_hints: bool = True
+    """False in study mode: a participant plays without the AI's suggestions."""
     trick_pause_ms: int = 900
     worker: Any = None
     autosave: Any = None
@@ -401,7 +403,7 @@ class Controller:
 
     def request_hint(self) -> bool:
         """Ask the worker for a suggested move for the human to move (recorded as a used hint)."""
-        if not self.human_to_move() or (self.pending is not None and self.pending.hint):
+        if not self.allow_hints or not self.human_to_move() or (self.pending is not None and self.pending.hint):
             return False
         self._request(self.current, hint=True)
         return True

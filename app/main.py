@@ -86,6 +86,10 @@ class App:
         self._autosave: Any = None
         self._worker_factory = worker_factory
         self.frame_times: list[float] = []
+        self.study: Any = None
+        """The running study (``app.study.StudyContext``) once a study file is opened."""
+        self.study_file: str = str(self.settings.extra.get("study_file", "") or "")
+        """The study file the menu's Study entry opens ("" = no Study entry); ``--study`` sets it."""
         self.startup_s = time.perf_counter() - t0
 
     # --- window --------------------------------------------------------------------------------
@@ -209,6 +213,25 @@ class App:
 
             self._autosave = BackgroundAutosave(AutosaveStore())
         return self._autosave
+
+    def open_study(self, path: str | None = None) -> str | None:
+        """Load the study file (``path`` or the configured one) and show its participant ID screen;
+        returns the error message when the file cannot be used (the current screen stays)."""
+        from app.study import StudyError, load_context
+
+        path = path or self.study_file
+        if not path:
+            return t("No study file is configured.")
+        try:
+            ctx = load_context(path)
+        except StudyError as e:
+            return t("The study file could not be used: {error}", error=str(e))
+        self.study_file = str(path)
+        self.study = ctx
+        from app.screens.study import ParticipantScreen
+
+        self.reset_to(ParticipantScreen(self, ctx))
+        return None
 
     # --- screens -------------------------------------------------------------------------------
     @property

@@ -42,7 +42,10 @@ class MenuScreen(Screen):
         items = []
         if self.has_autosave:
             items.append(("continue", t("Continue")))
-        items += [("new", t("New game")), ("stats", t("Statistics")), ("settings", t("Settings")),
+        items.append(("new", t("New game")))
+        if self.app.study_file:
+            items.append(("study", t("Study")))
+        items += [("stats", t("Statistics")), ("settings", t("Settings")),
                   ("rules", t("Rules")), ("quit", t("Quit"))]
         total = len(items) * (bh + gap)
         y = max(int(h * 0.32), (h - total) // 2 + h // 12)
@@ -74,6 +77,10 @@ class MenuScreen(Screen):
             from app.screens.new_game import NewGameScreen
 
             app.push(NewGameScreen(app))
+        elif key == "study":
+            error = app.open_study()
+            if error:
+                self.message = error
         elif key == "stats":
             from app.screens.statistics import StatisticsScreen
 
@@ -99,15 +106,22 @@ class MenuScreen(Screen):
             self.message = t("The autosave could not be read: {error}", error=str(e))
             return
         session = getattr(result, "session", None)
+        warnings = [str(w) for w in getattr(result, "warnings", []) or []]
         if session is None:
-            warnings = "; ".join(getattr(result, "warnings", []) or [])
-            self.message = t("The autosave could not be read: {error}", error=warnings)
+            self.message = t("The saved game could not be loaded, so there is nothing to continue.") + " " + \
+                t("Any damaged file was kept aside. Details: {error}", error="; ".join(warnings) or t("no save found"))
             self.has_autosave = False
             self.app.rebuild()
             return
         from app.screens.new_game import start_session
 
-        start_session(self.app, session, list(getattr(result, "warnings", []) or []))
+        notices = []
+        if getattr(result, "source", None) == "backup":
+            notices.append(
+                t("The last save was damaged: the game continues from the save before it (one move earlier)."))
+        elif warnings:
+            notices.append(t("There was a problem with the saved game:"))
+        start_session(self.app, session, notices + warnings)
 
     def decoration(self, size: tuple[int, int]) -> list[tuple[pygame.Surface, tuple[int, int]]]:
         """Two fans of cards (French and Italian decks) beside the buttons, cached per window size."""
@@ -144,8 +158,13 @@ class MenuScreen(Screen):
                       (w // 2, int(h * 0.14) + big), max(14, h // 45), MUTED, False, "center", max_width=w - 40)
         keys = t("Keys: N new game, S settings, R rules, Q quit") if not self.has_autosave else \
             t("Keys: C continue, N new game, S settings, R rules, Q quit")
-        txt.blit_text(surface, keys, (w // 2, h - max(56, h // 11)), max(13, h // 52), MUTED, False, "center",
-                      max_width=w - 40)
-        if self.message:
-            txt.blit_text(surface, self.message, (w // 2, h - max(30, h // 20)), max(14, h // 48), (255, 160, 140),
-                          False, "center", max_width=w - 40)
+        if not self.message:  # the message takes the place of the key help
+            txt.blit_text(surface, keys, (w // 2, h - max(56, h // 11)), max(13, h // 52), MUTED, False, "center",
+                          max_width=w - 40)
+        else:
+            size = max(14, h // 48)
+            lines = txt.wrap(self.message, size, w - 80)[:3]
+            y = h - max(30, h // 20) - (len(lines) - 1) * int(size * 1.3)
+            for line in lines:
+                txt.blit_text(surface, line, (w // 2, y), size, (255, 160, 140), False, "center", max_width=w - 40)
+                y += int(size * 1.3)

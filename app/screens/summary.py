@@ -199,7 +199,7 @@ class MatchEndScreen(Screen):
         self.finish()
 
     def finish(self) -> None:
-        """Store the answers (when ``save``) and leave the survey."""
+        """Record the game and clear the autosave."""
         session = self.ctl.session
         try:
             from saves.records import RecordsDB
@@ -216,12 +216,23 @@ class MatchEndScreen(Screen):
             pass
         self.ctl.close()
 
+    @property
+    def in_study(self) -> bool:
+        """Whether this game belongs to the study the app is running (then: questionnaire, next study game)."""
+        ctx = getattr(self.app, "study", None)
+        return ctx is not None and ctx.is_study_session(self.ctl.session)
+
     def build(self) -> None:
         """Create this screen's GUI elements for the current window size."""
         w, h = self.app.size
         bh = line_height(self.app.font_size)
         bw = max(240, min(360, w // 4))
         y = int(h * 0.72)
+        if self.in_study:
+            r = pygame.Rect(0, y, bw + 80, bh)
+            r.centerx = w // 2
+            self.buttons = {"study": button(self.ui, r, t("Continue (Enter)"), "#primary")}
+            return
         self.buttons = {
             "again": button(self.ui, pygame.Rect(w // 2 - bw - 10, y, bw, bh), t("Play again"), "#primary"),
             "menu": button(self.ui, pygame.Rect(w // 2 + 10, y, bw, bh), t("Main menu")),
@@ -234,14 +245,26 @@ class MatchEndScreen(Screen):
                 self.leave_to("again")
             elif event.ui_element is self.buttons.get("menu"):
                 self.leave_to("menu")
+            elif event.ui_element is self.buttons.get("study"):
+                self.leave_to("study")
         elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_ESCAPE):
-            self.leave_to("menu")
+            self.leave_to("study" if self.in_study else "menu")
 
     def leave_to(self, where: str) -> None:
-        """Leave the match end for the survey (when due) or the next screen."""
+        """Leave the match end for the survey (when due; always in a study) or the next screen."""
         app = self.app
+        if self.in_study:
+            from app.screens.survey import SurveyScreen
+
+            if self.record_id is None:  # not recorded: nothing to link answers to; the game is played again
+                go_next(app, "study", self.ctl.session)
+                return
+            app.replace(SurveyScreen(app, self.ctl.session, self.record_id, then="study", in_study=True))
+            return
+        from saves.survey import survey_due
+
         games = self.games_finished()
-        if app.settings.should_show_survey(games):
+        if survey_due(app.settings, games):
             from app.screens.survey import SurveyScreen
 
             app.replace(SurveyScreen(app, self.ctl.session, self.record_id, then=where))
@@ -283,15 +306,33 @@ class MatchEndScreen(Screen):
         extra = t("Hands: {n} · hints used: {hints} · undos: {undos}", n=len(ctl.match.hands),
                   hints=session.hints_used, undos=session.undos_used)
         txt.blit_text(surface, extra, (w // 2, y + 10), int(size * 0.85), MUTED, False, "center")
+        progress = study_progress_text(self.app, session)
+        if progress:
+            txt.blit_text(surface, progress, (w // 2, int(h * 0.64)), size, GOLD, True, "center")
         if self.message:
             txt.blit_text(surface, self.message, (w // 2, h - 40), int(size * 0.8), (255, 160, 140), False,
                           "center", max_width=w - 40)
+
+
+def study_progress_text(app: Any, session: Any) -> str:
+    """"Game 2 of 6" for a game of the study the app is running, else ""."""
+    ctx = getattr(app, "study", None)
+    if ctx is None or session is None or not ctx.is_study_session(session):
+        return ""
+    number = int((session.study or {}).get("game_number", 0)) + 1
+    return t("Game {n} of {total}", n=number, total=ctx.total)
 
 
 def go_next(app: Any, where: str, session: Any) -> None:
     """After the match (and survey): a new game with the same seats, or the menu."""
     from app.screens.menu import MenuScreen
 
+    ctx = getattr(app, "study", None)
+    if where == "study" and ctx is not None and ctx.run is not None:
+        from app.screens.study import ProgressScreen
+
+        app.reset_to(ProgressScreen(app, ctx))
+        return
     if where == "again":
         from app.screens.new_game import NewGameScreen
 

@@ -60,7 +60,11 @@ class TableScreen(Screen):
         self.renderer = renderer_for(game.name)(game, card_art(game.deck.name, settings.card_style))
         self.ctl.min_delay_ms = settings.ai_min_delay_ms
         self.ctl.trick_pause_ms = TRICK_PAUSE_MS.get(settings.animation_speed, 900)
-        self.ctl.allow_undo = settings.allow_undo
+        study = getattr(app, "study", None)
+        self.in_study = study is not None and study.is_study_session(controller.session)
+        """A study game: no hints, no undo, and the menu button pauses the study."""
+        self.ctl.allow_undo = settings.allow_undo and not self.in_study
+        self.ctl.allow_hints = not self.in_study
         self.selected: list[int] = []
         self.choice: Choice | None = None
         self.focus_index = 0
@@ -206,7 +210,8 @@ class TableScreen(Screen):
     def refresh_buttons(self) -> None:
         """Enable/disable and relabel the kept buttons without recreating them."""
         ctl = self.ctl
-        wanted = {"hint": ctl.human_to_move() and not ctl.hint_pending(), "undo": ctl.can_undo(),
+        wanted = {"hint": ctl.allow_hints and ctl.human_to_move() and not ctl.hint_pending(),
+                  "undo": ctl.can_undo(),
                   "review": ctl.last_trick is not None}
         if "confirm_pass" in self.buttons:
             wanted["confirm_pass"] = len(self.selected) == self.pass_needed()
@@ -328,10 +333,16 @@ class TableScreen(Screen):
         self.review = False
 
     def to_menu(self) -> None:
-        """Leave the table for the main menu (the game stays autosaved)."""
+        """Leave the table for the main menu, or in a study for the study's progress screen (the game stays
+        autosaved and continues from there)."""
         from app.screens.menu import MenuScreen
 
         self.ctl.close()
+        if self.in_study:
+            from app.screens.study import ProgressScreen
+
+            self.app.reset_to(ProgressScreen(self.app, self.app.study))
+            return
         self.app.reset_to(MenuScreen(self.app))
 
     def clear_selection(self) -> None:
@@ -846,6 +857,11 @@ class TableScreen(Screen):
         if target:
             hand_line += " · " + t("to {n}", n=int(target) if float(target).is_integer() else target)
         y = txt.blit_text(surface, hand_line, (x, y), size, MUTED, max_width=w).bottom + 8
+        if self.in_study:
+            from app.screens.summary import study_progress_text
+
+            y = txt.blit_text(surface, study_progress_text(self.app, ctl.session), (x, y), size, GOLD, True,
+                              max_width=w).bottom + 8
         for team, total in zip(self.game.teams(), match.totals, strict=False):
             names = " & ".join(ctl.seats[s].label for s in team)
             value = f"{total:g}"
