@@ -58,3 +58,52 @@ def t(text: str, **kwargs: Any) -> str:
 def count_text(n: int, one: str, many: str) -> str:
     """``one`` (e.g. "1 card") when ``n`` is 1, else ``many`` (e.g. "{n} cards") with ``n`` filled in."""
     return t(one) if n == 1 else t(many, n=n)
+
+
+# --- the engine's variant options (names, help texts and choice values come from the engine in English) ---
+def option_name_text(name: str) -> str:
+    """The English display name of a variant option (``trump_card`` -> ``Trump card``); the translation key."""
+    return name.replace("_", " ").capitalize()
+
+
+def option_value_texts(option: Any) -> list[str]:
+    """The English display values of an option with a fixed set of values (empty for free numbers)."""
+    if option.choices is not None:
+        return [str(c) for c in option.choices]
+    typ = option.type if option.type is not object else type(option.default)
+    if typ is bool:
+        return ["True", "False"]
+    if typ is int and option.min is not None and option.max is not None and option.max - option.min <= 12:
+        return [str(v) for v in range(option.min, option.max + 1)]
+    return []
+
+
+def is_number_text(text: str) -> bool:
+    """Whether ``text`` is a plain number (shown as it is in every language)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def option_strings(option: Any) -> list[str]:
+    """Every text of a variant option shown on the New game screen that needs a translation."""
+    return [option_name_text(option.name), option.help] + \
+        [v for v in option_value_texts(option) if not is_number_text(v)]
+
+
+def option_name(option: Any) -> str:
+    """A variant option's name in the current language."""
+    return t(option_name_text(option.name))
+
+
+def option_help(option: Any) -> str:
+    """A variant option's help text in the current language."""
+    return t(option.help)
+
+
+def option_value(value: Any) -> str:
+    """A variant option's value in the current language (numbers unchanged)."""
+    text = str(value)
+    return text if is_number_text(text) else t(text)

@@ -8,8 +8,8 @@ from typing import Any
 import pygame
 import pygame_gui
 
+from app import i18n, workers
 from app import text as txt
-from app import workers
 from app.i18n import t
 from app.main import BACKGROUND, Screen
 from app.tables.base import GOLD, MUTED
@@ -51,20 +51,13 @@ def start_session(app: Any, session: GameSession, warnings: list[str] | None = N
                             autosave=app.autosave_store())
     controller.save()
     for warning in warnings or []:
-        controller.notify(str(warning), error=True, seconds=10)
+        controller.notify(str(warning), error=True, seconds=30)
     app.reset_to(TableScreen(app, controller))
 
 
 def option_values(option: Option) -> list[str] | None:
     """Display values of an option with a fixed set of values (None for free integers)."""
-    if option.choices is not None:
-        return [str(c) for c in option.choices]
-    typ = option.type if option.type is not object else type(option.default)
-    if typ is bool:
-        return ["True", "False"]
-    if typ is int and option.min is not None and option.max is not None and option.max - option.min <= 12:
-        return [str(v) for v in range(option.min, option.max + 1)]
-    return None
+    return i18n.option_value_texts(option) or None
 
 
 class NewGameScreen(Screen):
@@ -156,7 +149,7 @@ class NewGameScreen(Screen):
         hh = int(bh * 0.7)
         blocks = []
         for opt in cls.options:
-            lines = txt.wrap(t(opt.help), help_size, col_w - lw - 24)[:3]
+            lines = txt.wrap(i18n.option_help(opt), help_size, col_w - lw - 24)[:3]
             blocks.append((opt, lines, bh + len(lines) * hh + gap))
         total = sum(b[2] for b in blocks)
         room = left.bottom - y
@@ -171,14 +164,14 @@ class NewGameScreen(Screen):
             container = scroll
             ox, oy, ow = 0, 0, col_w - 24
         for opt, lines, _height in blocks:
-            name = t(opt.name.replace("_", " ").capitalize())
+            name = i18n.option_name(opt)
             label(ui, pygame.Rect(ox, oy, lw, bh), name, container=container)
             values = option_values(opt)
             r = pygame.Rect(ox + lw, oy, ow - lw, bh)
             current = str(self.variant.get(opt.name, opt.default))
             if values is not None:
-                self.widgets[("opt", opt.name)] = dropdown(ui, r, [t(v) for v in values], t(current),
-                                                           container=container)
+                self.widgets[("opt", opt.name)] = dropdown(ui, r, [i18n.option_value(v) for v in values],
+                                                           i18n.option_value(current), container=container)
             else:
                 self.widgets[("opt", opt.name)] = entry(ui, r, current, container=container)
             oy += bh
@@ -273,7 +266,7 @@ class NewGameScreen(Screen):
             cls = registry.game_class(self.game_name)
             opt = next(o for o in cls.options if o.name == key[1])
             for v in option_values(opt) or []:
-                if t(v) == text:
+                if i18n.option_value(v) == text:
                     self.variant[opt.name] = v
             self.app.rebuild()
         elif isinstance(key, tuple) and key[0] == "kind":
