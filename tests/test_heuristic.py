@@ -395,3 +395,10 @@ def test_whist_second_low_third_wins_cheaply_discard_low():
     # Void in the led suit and no trump: discard the lowest card of a side suit.
     st = whist_position(["2C 3C", "9D KD 4D", "2H 7H QC"], ["5D", "8D"], leader=0)
     assert choose(st) == ("2H", "discard-low")
+
+
+def test_sueca_forced_win_takes_with_a_card_nobody_can_beat():
+    # Clubs trump, void in spades: every card ruffs the 2S. The KC is out behind me, so only the 7C is sure.
+    st = sueca_position(["2D 3D 4D", "5D 6D", "7C JC QC", "KH 4H KC"], ["2S"], leader=1,
+                        played="AC 3S 4S 5S 6S QS JS KS AS 7S", trump="C", trump_card="2C")
+    assert choose(st) == ("7C", "forced-win")

@@ -28,6 +28,8 @@ has them:
   that wins safely, if the trick holds points or the card is worthless.
 * ``ruff``: void in the led suit, trump a trick worth at least 4 points with a trump worth nothing, or a
   trick worth 10+ with any trump (keep trumps otherwise: they are the last word at the end of the hand).
+* ``forced-win``: when every playable card beats the trick so far, win it with the cheapest card no later
+  opponent can beat (else the cheapest).
 * ``discard-low``: otherwise play the cheapest card: fewest points, never a trump or a master if avoidable,
   from the shortest side suit (to void it).
 * ``endgame-count``: when every card left is known (two-player Bisca after the stock) and at most 10 remain,
@@ -331,6 +333,11 @@ class PointTrickPlayer:
             if v.points[card] <= pts:
                 self.last_rule = "take-cheaply"
                 return card
+        if len(winners) == len(moves):
+            # Every card wins for now: make sure of the trick with the cheapest card nobody can beat.
+            safe = [c for c in winners if not later or v.safe_for(c, led, v.team)]
+            self.last_rule = "forced-win"
+            return min(safe or winners, key=lambda c: (v.points[c], v.strength[c], c))
         self.last_rule = "discard-low"
         return self.cheapest(v, moves)
 
