@@ -41,7 +41,9 @@ protect them, high hearts and the high cards of short side suits (``hearts_pass_
 the Q of spades, then A/K of spades while the queen is out, then high hearts, then the top of the
 shortest suit to void it), ``lead-safe`` (lead the card most likely to lose, staying out of spades while
 holding A/K/Q of spades), ``last-take-high`` (when forced to win as last player, win with the highest
-card), ``block-moon`` (when one opponent holds every penalty point so far, win a point trick from them or
+card), ``take-low`` (forced to win with players still to come: the lowest card, never the Q of spades),
+``void-short-suit`` (void in the led suit with nothing dangerous to drop: the top card of the shortest
+suit), ``block-moon`` (when one opponent holds every penalty point so far, win a point trick from them or
 keep a heart back rather than feeding them).
 
 Moss Side Whist (:class:`WhistPlayer`): ``dls-discard`` (the leader discards the four lowest non-honour,
