@@ -149,7 +149,7 @@ class NewGameScreen(Screen):
         hh = int(bh * 0.7)
         blocks = []
         for opt in cls.options:
-            lines = txt.wrap(i18n.option_help(opt), help_size, col_w - lw - 24)[:3]
+            lines = txt.wrap(i18n.option_help(opt), help_size, col_w - lw - 24)[:5]
             blocks.append((opt, lines, bh + len(lines) * hh + gap))
         total = sum(b[2] for b in blocks)
         room = left.bottom - y

@@ -199,20 +199,19 @@ class ConsentScreen(StudyScreen):
         txt.blit_text(surface, t("Participant {id}", id=self.participant), (w // 2, y), int(size * 0.9), MUTED,
                       False, "midtop")
         y += int(size * 2)
-        box = pygame.Rect(0, y, min(w - 2 * margin, 1100), h - y - bh - margin * 2 - size * 2)
+        box = pygame.Rect(0, y, min(w - 2 * margin, max(1100, int(w * 0.6))), h - y - bh - margin * 2 - size * 2)
         box.centerx = w // 2
-        pygame.draw.rect(surface, PANEL, box, border_radius=10)
-        pygame.draw.rect(surface, GOLD, box, width=2, border_radius=10)
         body = self.ctx.study.consent_text(i18n.language()) or t("Do you agree to take part in this study?")
-        lines = txt.wrap(body, size, box.w - 2 * size)
-        line_h = int(size * 1.45)
-        shown = max(1, (box.h - 2 * size) // line_h)
         size_used = size
-        if len(lines) > shown:  # a long text: smaller type so that all of it is readable
+        lines = txt.wrap(body, size, box.w - 2 * size)
+        if len(lines) * int(size * 1.45) > box.h - 2 * size:  # a long text: smaller type so all of it fits
             size_used = max(12, int(size * 0.8))
             lines = txt.wrap(body, size_used, box.w - 2 * size)
-            line_h = int(size_used * 1.45)
-            shown = max(1, (box.h - 2 * size) // line_h)
+        line_h = int(size_used * 1.45)
+        shown = max(1, (box.h - 2 * size) // line_h)
+        box.h = min(box.h, len(lines[:shown]) * line_h + 2 * size)  # the panel fits the text
+        pygame.draw.rect(surface, PANEL, box, border_radius=10)
+        pygame.draw.rect(surface, GOLD, box, width=2, border_radius=10)
         for i, line in enumerate(lines[:shown]):
             txt.blit_text(surface, line, (box.left + size, box.top + size + i * line_h), size_used, WHITE)
         self.draw_message(surface)
@@ -310,7 +309,7 @@ class ProgressScreen(StudyScreen):
             draw_progress(surface, bar, done, step.total)
             y = bar.bottom + size * 2
             for line in self.lines:
-                for part in txt.wrap(line, size, min(w - 2 * margin, 1000)):
+                for part in txt.wrap(line, size, min(w - 2 * margin, max(1000, int(w * 0.6)))):
                     txt.blit_text(surface, part, (w // 2, y), size, WHITE, False, "midtop")
                     y += int(size * 1.5)
         self.draw_message(surface)
@@ -366,6 +365,6 @@ class ThankYouScreen(StudyScreen):
         for line in (t("You have played all {total} games and answered every questionnaire.", total=total),
                      t("Your answers are stored on this computer only.") + " " +
                      t("Please tell the researcher that you have finished.")):
-            for part in txt.wrap(line, size, min(w - 2 * margin, 1000)):
+            for part in txt.wrap(line, size, min(w - 2 * margin, max(1000, int(w * 0.6)))):
                 txt.blit_text(surface, part, (w // 2, y), size, WHITE, False, "midtop")
                 y += int(size * 1.5)

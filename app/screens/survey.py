@@ -110,8 +110,12 @@ class SurveyScreen(Screen):
         target, items = self.pages[self.page]
         lang = i18n.language()
         y = margin + int(size * 4.2)
-        box_w = min(w - 2 * margin, 1100)
+        box_w = min(w - 2 * margin, max(1100, int(w * 0.6)))
         x = (w - box_w) // 2
+        small = int(size * 0.85)
+        widest = max([txt.font(small).size(i.label(p, lang))[0] for i in items if i.type == "likert"
+                      for p in (1, i.scale)] or [0])
+        label_w = max(LIKERT_LABEL_W, min(widest + 16, box_w // 4))  # room for the Likert scales' end labels
         for item in items:
             prompt = item.prompt(lang, target.label if target else "")
             if item.required:
@@ -121,19 +125,18 @@ class SurveyScreen(Screen):
                 y += int(size * 1.35)
             y += max(4, size // 3)
             if item.type == "likert":
-                bw = min(70, (box_w - 2 * LIKERT_LABEL_W) // item.scale - 4)
-                left = x + LIKERT_LABEL_W
+                bw = min(int(bh * 1.5), (box_w - 2 * label_w) // item.scale - 4)
+                left = x + label_w
                 for p in range(1, item.scale + 1):
                     chosen = self.value(item, target) == p
                     self.widgets[("likert", item.id, p)] = button(
                         self.ui, pygame.Rect(left + (p - 1) * (bw + 4), y, bw, bh), str(p),
                         "#primary" if chosen else None)
-                small = int(size * 0.85)
                 self.texts.append((item.label(1, lang), (x, y + (bh - small) // 2), small, MUTED, False,
-                                   LIKERT_LABEL_W - 10))
+                                   label_w - 10))
                 self.texts.append((item.label(item.scale, lang),
                                    (left + item.scale * (bw + 4) + 8, y + (bh - small) // 2), small, MUTED, False,
-                                   LIKERT_LABEL_W - 10))
+                                   label_w - 10))
                 y += bh
             elif item.type == "choice":
                 choices = item.choice_texts(lang)

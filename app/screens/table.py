@@ -143,6 +143,8 @@ class TableScreen(Screen):
         items: list[tuple[str, str]] = [("hint", t("Hint (H)")), ("undo", t("Undo (U)")),
                                         ("review", t("Last trick (T)")), ("rules", t("Rules")),
                                         ("menu", t("Menu (Esc)"))]
+        if self.in_study:  # a participant plays without hints or undo; Esc pauses the study
+            items = [("review", t("Last trick (T)")), ("rules", t("Rules")), ("menu", t("Pause (Esc)"))]
         y = side.bottom - len(items) * (bh + gap)
         for key, label_text in items:
             self.buttons[key] = button(self.ui, pygame.Rect(side.left, y, side.w, bh), label_text)
@@ -886,7 +888,8 @@ class TableScreen(Screen):
                     break
                 txt.blit_text(surface, part, (x, y), int(size * 0.9), colour)
                 y += int(size * 0.9) + 4
-        keys = t("Keys: arrows, Enter, H hint, U undo, T last trick, F11 full screen")
+        keys = t("Keys: arrows, Enter, T last trick, F11 full screen") if self.in_study else \
+            t("Keys: arrows, Enter, H hint, U undo, T last trick, F11 full screen")
         help_lines = txt.wrap(keys, int(size * 0.8), w)
         hy = min(self.actions_top, self.choice_top) - len(help_lines) * (int(size * 0.8) + 3) - lay.margin
         if hy > y:
@@ -915,6 +918,8 @@ class TableScreen(Screen):
                 return t("{name}: choose how to play it", name=name)
             if ctl.hint_pending():
                 return t("Thinking about a hint...")
+            if name == t("You"):
+                return t("Your turn")
             return t("Your turn, {name}", name=name)
         if ctl.thinking_seat() is not None:
             return t("{name} is thinking...", name=name)
