@@ -25,6 +25,7 @@ from typing import Any
 SIZES: tuple[tuple[int, int], ...] = ((1024, 640), (2560, 1440))
 LANGS: tuple[str, ...] = ("en", "pt")
 PERF_SIZE = (1280, 800)
+EXAMPLE_STUDY = Path(__file__).resolve().parent.parent / "saves" / "examples" / "study.json"
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -201,6 +202,46 @@ class Tour:
             app.push(ReplayScreen(app, ids[0]))
             app.top.go(12)
             self.shot("replay")
+        self.run_study()
+
+    def run_study(self) -> None:
+        """The study screens with ``saves/examples/study.json``: participant ID, consent, progress, a study
+        table (neutral names), the study questionnaire's last page and the thank-you screen."""
+        from app.controller import Controller
+        from app.screens.study import ThankYouScreen
+        from app.screens.survey import SurveyScreen
+        from app.screens.table import TableScreen
+
+        app = self.app
+        error = app.open_study(str(EXAMPLE_STUDY))
+        if error:
+            raise RuntimeError(error)
+        ctx = app.study
+        start = app.top
+        participant = "P" + self.prefix.replace("x", "-")
+        start.field.set_text(participant)
+        start.typed = participant
+        self.shot("study_participant")
+        start.submit(participant)
+        self.shot("study_consent")
+        app.top.agree()
+        self.shot("study_progress")
+        step = ctx.next_step(None)
+        assert step.plan is not None
+        session = ctx.new_session(step.plan)
+        advance(session, random.Random(3), lambda s: len(s.history) >= 6 and s.current_player == 0)
+        ctl = Controller(session, min_delay_ms=0, worker=app.worker, autosave=None)
+        app.reset_to(TableScreen(app, ctl))
+        self.shot("study_table")
+        survey = SurveyScreen(app, session, None, then="study", in_study=True)
+        app.reset_to(survey)
+        self.shot("study_survey_opponent")
+        survey.page = len(survey.pages) - 1
+        app.rebuild()
+        self.shot("study_survey_game")
+        app.reset_to(ThankYouScreen(app, ctx))
+        self.shot("study_thanks")
+        app.study = None
 
     def measure_frames(self) -> dict[str, float]:
         """Frame work times at 1280x800 while an expert AI searches."""
