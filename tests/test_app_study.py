@@ -374,3 +374,38 @@ def test_new_game_options_are_shown_in_the_chosen_language(app: Any) -> None:
                                          text="meno carte"))
     app.step()
     assert screen.variant["capture_choice"] == "fewest"
+
+
+def test_participant_screen_language_switch_shows_the_consent_in_that_language(app: Any,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    spy = TextSpy(monkeypatch)
+    assert app.open_study(str(EXAMPLES / "study.json")) is None
+    start = app.top
+    pygame.event.post(pygame.event.Event(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, ui_element=start.language,
+                                         text="Português"))
+    app.step()
+    assert i18n.language() == "pt" and app.settings.language == "pt"
+    start = app.top
+    start.field.set_text("P5")
+    press(app, start.buttons["start"])
+    app.step()
+    assert any(s.startswith("Vai jogar seis jogos curtos de Sueca") for s in spy.texts)
+    assert app.top.buttons["agree"].text == "Aceito"
+
+
+def test_a_study_game_continued_from_the_menu_stays_in_the_study(app: Any, study_file: Path) -> None:
+    from app.screens.menu import MenuScreen
+    from app.study import load_context
+    from saves.autosave import AutosaveStore
+
+    ctx = load_context(study_file)
+    ctx.begin("P3")
+    step_info = ctx.next_step(None)
+    session = ctx.new_session(step_info.plan)
+    AutosaveStore().save(session)
+    app.study_file = str(study_file)
+    app.reset_to(MenuScreen(app))
+    press(app, app.top.buttons["continue"])
+    table = app.top
+    assert table.name == "table" and table.in_study and app.study.run.participant == "P3"
+    assert "hint" not in table.buttons and not table.ctl.allow_undo

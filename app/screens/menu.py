@@ -115,6 +115,7 @@ class MenuScreen(Screen):
             return
         from app.screens.new_game import start_session
 
+        self.attach_study(session)
         notices = []
         if getattr(result, "source", None) == "backup":
             notices.append(
@@ -122,6 +123,26 @@ class MenuScreen(Screen):
         elif warnings:
             notices.append(t("There was a problem with the saved game:"))
         start_session(self.app, session, notices + warnings)
+
+    def attach_study(self, session: Any) -> None:
+        """A study game continued from the menu goes on inside its study (questionnaire, next game) when the
+        configured study file is that study and the participant has consented."""
+        tag = getattr(session, "study", None) or {}
+        app = self.app
+        if not tag or not app.study_file:
+            return
+        from app.study import StudyError, load_context
+
+        try:
+            ctx = app.study if app.study is not None else load_context(app.study_file)
+            if ctx.study.id != tag.get("study_id"):
+                return
+            run = ctx.existing_run(str(tag.get("participant", "")))
+        except (StudyError, OSError):
+            return
+        if run is not None:
+            ctx.run = run
+            app.study = ctx
 
     def decoration(self, size: tuple[int, int]) -> list[tuple[pygame.Surface, tuple[int, int]]]:
         """Two fans of cards (French and Italian decks) beside the buttons, cached per window size."""

@@ -13,7 +13,7 @@ from app.i18n import t
 from app.main import BACKGROUND, Screen
 from app.study import NextStep, StudyContext, StudyError, check_participant_id
 from app.tables.base import GOLD, MUTED, WHITE
-from app.widgets import button, entry, line_height
+from app.widgets import button, dropdown, entry, line_height
 
 ERROR = (255, 160, 140)
 PANEL = (12, 40, 28)
@@ -99,6 +99,7 @@ class ParticipantScreen(StudyScreen):
         self.message = message
         self.typed = ""
         self.field: Any = None
+        self.language: Any = None
 
     def build(self) -> None:
         """The ID field and the buttons."""
@@ -109,11 +110,19 @@ class ParticipantScreen(StudyScreen):
         self.field.focus()
         self.buttons = {}
         self.bottom_buttons(("start", t("Start (Enter)")), ("menu", t("Main menu")))
+        lw = max(220, min(320, w // 6))
+        self.language = dropdown(self.ui, pygame.Rect((w - lw) // 2, int(h * 0.66), lw, bh),
+                                 [i18n.LANGUAGE_NAMES[c] for c in i18n.LANGUAGES],
+                                 i18n.LANGUAGE_NAMES.get(i18n.language(), "English"))
 
     def handle(self, event: pygame.event.Event) -> None:
         """Enter or Start checks the ID; Main menu leaves the study."""
         key = self.pressed(event)
-        if event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED and event.ui_element is self.field:
+        if event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and event.ui_element is self.language:
+            code = next((c for c, n in i18n.LANGUAGE_NAMES.items() if n == event.text), "en")
+            self.app.set_language(code)
+            self.app.save_settings()
+        elif event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED and event.ui_element is self.field:
             self.typed = self.field.get_text()
         elif event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element is self.field:
             self.submit(self.field.get_text())
@@ -153,6 +162,8 @@ class ParticipantScreen(StudyScreen):
         for i, line in enumerate(txt.wrap(hint, int(size * 0.85), min(700, w - 2 * margin))):
             txt.blit_text(surface, line, (w // 2, int(h * 0.42) + bh + 12 + i * int(size * 1.2)), int(size * 0.85),
                           MUTED, False, "midtop")
+        txt.blit_text(surface, t("Language"), (w // 2, int(h * 0.66) - int(size * 0.4)), int(size * 0.85), MUTED,
+                      False, "midbottom")
         self.draw_message(surface)
 
 
