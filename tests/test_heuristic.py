@@ -10,7 +10,7 @@ from engine import agents, registry
 from engine.agents.heuristic import HeuristicAgent
 from engine.cards import popcount
 from engine.games.sueca import SuecaState
-from tests.agent_checks import fairness_check, games_available, play_out
+from tests.test_heuristic_checks import fairness_check, games_available, play_out
 
 TRICK_GAMES = ["sueca", "bisca", "briscola", "hearts", "mosssidewhist"]
 

@@ -9,7 +9,7 @@ import pytest
 from engine import agents, registry
 from engine.agents import pharaoh_rules as P
 from engine.games.pharaoh import DRAW, SKIP
-from tests.agent_checks import fairness_check, play_out
+from tests.test_heuristic_checks import fairness_check, play_out
 
 SEED_SMALL = {"rules": "seed", "players": 2, "deck": "small", "open": True, "target": 0}
 CLASSIC2 = {"players": 2, "target": 0}

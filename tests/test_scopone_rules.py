@@ -11,7 +11,7 @@ from engine import agents, registry
 from engine.agents import scopone_rules as R
 from engine.determinize import determinize
 from engine.games.scopone import DECK, ScoponeState, make_move
-from tests.agent_checks import fairness_check, play_out
+from tests.test_heuristic_checks import fairness_check, play_out
 
 GAME = registry.create("scopone", {"target": 0})
 

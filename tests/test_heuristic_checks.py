@@ -1,4 +1,4 @@
-"""Shared checks for the rule-based agents: legality fuzz, fairness and determinism (helpers, no tests)."""
+"""Shared checks for the rule-based agents: legality fuzz, fairness and determinism (helpers; no tests here)."""
 
 from __future__ import annotations
 
