@@ -45,6 +45,15 @@ def wrap(text: str, size: int, max_width: int, bold: bool = False) -> list[str]:
     for para in text.split("\n"):
         line = ""
         for word in para.split(" "):
+            while f.size(word)[0] > max_width and len(word) > 1:  # a word wider than the line (a path): break it
+                cut = len(word) - 1
+                while cut > 1 and f.size(word[:cut])[0] > max_width:
+                    cut -= 1
+                if line:
+                    lines.append(line)
+                    line = ""
+                lines.append(word[:cut])
+                word = word[cut:]
             trial = f"{line} {word}".strip()
             if f.size(trial)[0] <= max_width or not line:
                 line = trial

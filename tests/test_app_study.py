@@ -409,3 +409,37 @@ def test_a_study_game_continued_from_the_menu_stays_in_the_study(app: Any, study
     table = app.top
     assert table.name == "table" and table.in_study and app.study.run.participant == "P3"
     assert "hint" not in table.buttons and not table.ctl.allow_undo
+
+
+def test_a_participant_who_stopped_before_the_questionnaire_answers_it_first(app: Any, study_file: Path) -> None:
+    from saves.demo import play_to_end
+    from saves.records import RecordsDB
+    from saves.survey import load_answers
+
+    assert app.open_study(str(study_file)) is None
+    app.study.begin("P4")
+    plan = app.study.next_step(None).plan
+    session = app.study.new_session(plan)
+    play_to_end(session)
+    with RecordsDB() as db:
+        record_id = db.record_game(session)
+    start = app.top
+    start.field.set_text("P4")
+    press(app, start.buttons["start"])
+    progress = app.top
+    assert progress.name == "study_progress" and progress.step_info.kind == "survey"
+    assert progress.step_info.number == 1 and progress.step_info.record_id == record_id
+    press(app, progress.buttons["go"])
+    survey = app.top
+    assert survey.name == "survey" and survey.in_study and survey.record_id == record_id
+    assert [t.label for t in survey.targets] == [s.label for s in session.seats[1:]]
+    for target, items in survey.pages:
+        for item in items:
+            value = 2 if item.type == "likert" else item.choices[0][0] if item.type == "choice" else None
+            if value is not None:
+                survey.set_value(item, target, value)
+    for _ in survey.pages:
+        survey.next_page()
+    assert app.top.name == "study_progress" and app.top.step_info.number == 2
+    with RecordsDB() as db:
+        assert load_answers(db, record_id)[0]["answers"]["enjoyment"] == 2

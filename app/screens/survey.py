@@ -68,6 +68,8 @@ class SurveyScreen(Screen):
         self.widgets: dict[Any, Any] = {}
         self.texts: list[tuple[str, tuple[int, int], int, tuple[int, int, int], bool, int]] = []
         self.error = ""
+        self.flag_missing = False
+        """After a refused Next: the unanswered required questions of the page are shown in red."""
 
     @classmethod
     def for_record(cls, app: Any, record_id: int, then: str = "menu") -> SurveyScreen:
@@ -120,12 +122,13 @@ class SurveyScreen(Screen):
             prompt = item.prompt(lang, target.label if target else "")
             if item.required:
                 prompt += " *"
+            flagged = self.flag_missing and item.required and self.value(item, target) in (None, "")
             for line in txt.wrap(prompt, size, box_w, bold=True)[:2]:
-                self.texts.append((line, (x, y), size, WHITE, True, box_w))
+                self.texts.append((line, (x, y), size, ERROR if flagged else WHITE, True, box_w))
                 y += int(size * 1.35)
             y += max(4, size // 3)
             if item.type == "likert":
-                bw = min(int(bh * 1.5), (box_w - 2 * label_w) // item.scale - 4)
+                bw = min(int(bh * 2), (box_w - 2 * label_w) // item.scale - 4)
                 left = x + label_w
                 for p in range(1, item.scale + 1):
                     chosen = self.value(item, target) == p
@@ -211,8 +214,11 @@ class SurveyScreen(Screen):
             self.error = t("Please answer this question: {question}", question=missing[0]) if len(missing) == 1 \
                 else t("Please answer the {n} questions still open, starting with: {question}", n=len(missing),
                        question=missing[0])
+            self.flag_missing = True
+            self.app.rebuild()
             return False
         self.error = ""
+        self.flag_missing = False
         if self.page < len(self.pages) - 1:
             self.page += 1
             self.app.rebuild()
