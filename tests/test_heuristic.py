@@ -43,11 +43,6 @@ def choose(state, seat: int | None = None) -> tuple[str, str]:
     return state.move_text(move), agent.last_rule
 
 
-# Hands are full 10-card-style sets only as far as the rule needs; other seats hold the rest.
-def _others(mine: str, *rest: str) -> list[str]:
-    return [mine, *rest]
-
-
 def test_sueca_give_points_to_partner_master():
     # Seat 0 led the AC (master), seat 1 followed low; seat 2 loads the trick with its 7C.
     st = sueca_position(["QD 2D", "3D 4D 3S", "7C 2C 5S", "4C 5C 6S"], ["AC", "3C"], leader=0,

@@ -230,6 +230,7 @@ def endgame_best(state: Any, team: tuple[int, ...], moves: list[int]) -> int:
             best_move, best_val = m, val
     return best_move
 
+
 class PointTrickPlayer:
     """Card-point trick games with trumps (Sueca, Bisca, Briscola); see the module docstring."""
 
