@@ -138,3 +138,12 @@ def test_deterministic_and_policies():
     st = registry.create("pharaoh").new_hand(random.Random(1))
     for name in ("smallest", "biggest"):
         assert hooks.policy("pharaoh", name)(st, random.Random(0)) in st.legal_moves()
+
+
+def test_backtrack_from_an_observation_searches_a_consistent_deal():
+    game = registry.create("pharaoh", {"rules": "seed", "players": 2, "deck": "small", "target": 0})
+    st = game.new_hand(random.Random(4))
+    agent = agents.make("backtrack", game)
+    obs = st.observation(st.current)
+    assert obs.slots  # hidden hands: the masked state alone would look like empty opponents
+    assert agent.choose(obs, random.Random(1)) in st.legal_moves()

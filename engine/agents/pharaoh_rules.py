@@ -38,6 +38,7 @@ from typing import Any
 
 from engine.agents.base import Agent, Budget
 from engine.cards import bits, popcount
+from engine.determinize import determinize
 from engine.game import Game, GameState, Option
 from engine.games.pharaoh import DRAW, PLAY, SKIP, named_suit, play_cards
 from engine.observation import Observation
@@ -324,8 +325,9 @@ class BacktrackAgent(_PharaohAgent):
                      max=10_000_000))
 
     def choose(self, obs: Observation, rng: random.Random, budget: Budget | None = None) -> int:
-        # Without the true state (a fair seat) search the observation's state as if it were open.
-        return self.decide(obs.state)
+        # Called with an observation only (not the arena's way for an unfair agent): search one
+        # determinization of it instead of the masked state, whose hidden hands look empty.
+        return self.decide(determinize(obs, rng) if obs.slots else obs.state)
 
     def choose_full(self, state: GameState, rng: random.Random, budget: Budget | None = None) -> int:
         return self.decide(state)
