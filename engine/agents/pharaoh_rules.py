@@ -13,7 +13,8 @@
 * ``backtrack`` (open cards, ``fair = False``) searches the game tree to ``depth`` plies for a sequence
   of its own moves that finishes first against every reply, with the seed's move pruning (whole groups
   only, smallest first, plus draw/skip); with no forced win it plays like ``smallest``. It reads the true
-  state, stock order included (the seed's players played with full information).
+  state, stock order included (the seed's players played with full information); given only an
+  observation it searches one determinization of it.
 
 Order within a tuple: the last card becomes the top, so every player ends on the card whose suit it
 holds most of afterwards (then the one the next player is least likely to match).
