@@ -97,7 +97,12 @@ def test_sigkill_at_random_moments_never_loses_more_than_one_move(tmp_path: Path
                 last_saved, pending = pending, None
         result = AutosaveStore(tmp_path).load()
         assert result.warnings == [], f"kill {kill}: {result.warnings}"
-        assert result.session is not None and result.source == "current"
+        if result.session is None:
+            # Only possible when the child was killed before its very first save completed (e.g. it was
+            # still starting up on a loaded machine): then there is nothing to lose yet.
+            assert last_saved is None, f"kill {kill}: a completed save {last_saved} did not load"
+            continue
+        assert result.source == "current"
         loaded = result.session
         got = (loaded.seed, progress(loaded))
         assert got in (last_saved, pending), f"kill {kill}: loaded {got}, saved {last_saved}, writing {pending}"
