@@ -90,7 +90,7 @@ def is_number_text(text: str) -> bool:
 def option_strings(option: Any) -> list[str]:
     """Every text of a variant option shown on the New game screen that needs a translation."""
     return [option_name_text(option.name), option.help] + \
-        [v for v in option_value_texts(option) if not is_number_text(v)]
+        [option_value_key(v) for v in option_value_texts(option) if not is_number_text(v)]
 
 
 def option_name(option: Any) -> str:
@@ -103,7 +103,23 @@ def option_help(option: Any) -> str:
     return t(option.help)
 
 
-def option_value(value: Any) -> str:
-    """A variant option's value in the current language (numbers unchanged)."""
+BOOL_VALUE_KEYS: dict[str, str] = {"True": "On", "False": "Off"}
+"""Boolean option values are shown as On/Off."""
+
+
+def option_value_key(value: Any) -> str:
+    """The translation key of an option value: "On"/"Off" for booleans, else the engine's value."""
     text = str(value)
-    return text if is_number_text(text) else t(text)
+    return BOOL_VALUE_KEYS.get(text, text)
+
+
+def option_value(value: Any) -> str:
+    """A variant option's value as a player reads it, in the current language (numbers unchanged).
+
+    The tables map the engine's raw choice values to readable text in every language, English included
+    (``"counterclockwise"`` -> ``"counter-clockwise"``, ``"best3"`` -> ``"best of 3 hands"``).
+    """
+    key = option_value_key(value)
+    if is_number_text(key):
+        return key
+    return load_table(_current).get(key, key)

@@ -1,4 +1,4 @@
-"""Hand summary (the engine's full breakdown + the match scoreboard) and the match end screen."""
+"""Hand summary (per-game rows from :mod:`app.summaries` + the match scoreboard) and the match end screen."""
 
 from __future__ import annotations
 
@@ -7,70 +7,15 @@ from typing import Any
 import pygame
 import pygame_gui
 
+from app import summaries
 from app import text as txt
+from app.art import card_art
 from app.i18n import t
 from app.main import Screen
 from app.tables.base import GOLD, MUTED, WHITE
 from app.widgets import button, line_height
 
 PANEL = (12, 40, 28)
-
-
-SEAT_KEYS = ("leader", "hand_leader", "dealer", "finished", "winner", "first_out")
-"""Breakdown entries that hold seat numbers (shown as names when the seat names are known)."""
-
-
-def breakdown_rows(breakdown: dict[str, Any], columns: int,
-                   names: list[str] | None = None) -> list[tuple[str, list[str]]]:
-    """Flatten a result breakdown into (row name, one cell per column or a single cell) rows."""
-    rows: list[tuple[str, list[str]]] = []
-
-    def seat_names(value: Any) -> str | None:
-        if names is None:
-            return None
-        seats = value if isinstance(value, list) else [value]
-        if not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < len(names) for x in seats):
-            return None
-        return ", ".join(names[x] for x in seats)
-
-    def cell(v: Any) -> str:
-        """Display text of one breakdown value."""
-        if isinstance(v, bool):
-            return t("yes") if v else t("no")
-        if isinstance(v, float):
-            return f"{v:g}"
-        if isinstance(v, (list, tuple)):
-            return " ".join(cell(x) for x in v)
-        if isinstance(v, dict):
-            return ", ".join(f"{k}: {cell(x)}" for k, x in v.items())
-        return t(str(v)) if isinstance(v, str) else str(v)
-
-    def walk(prefix: str, value: Any, key: str = "") -> None:
-        """Add the rows of one breakdown entry."""
-        shown = seat_names(value) if key in SEAT_KEYS else None
-        if shown is not None:
-            rows.append((prefix, [shown]))
-        elif isinstance(value, dict) and len(rows) < 60:
-            for k, v in value.items():
-                walk(f"{prefix} · {t(str(k))}" if prefix else t(str(k).replace("_", " ")), v, str(k))
-        elif isinstance(value, (list, tuple)) and len(value) == columns and \
-                all(not isinstance(x, (dict, list)) for x in value):
-            rows.append((prefix, [cell(x) for x in value]))
-        elif isinstance(value, (list, tuple)) and len(value) == columns and \
-                all(isinstance(x, dict) for x in value):
-            keys: list[str] = []
-            for x in value:
-                keys += [k for k in x if k not in keys]
-            for k in keys:
-                rows.append((f"{prefix} · {t(str(k))}", [cell(x.get(k, "")) for x in value]))
-        elif isinstance(value, (list, tuple)) and len(value) == columns and \
-                all(isinstance(x, (list, tuple)) for x in value):
-            rows.append((prefix, [cell(x) for x in value]))
-        else:
-            rows.append((prefix, [cell(value)]))
-
-    walk("", breakdown)
-    return rows
 
 
 class SummaryScreen(Screen):
@@ -86,15 +31,47 @@ class SummaryScreen(Screen):
         self.buttons: dict[str, Any] = {}
         self.panel = pygame.Rect(0, 0, 10, 10)
 
+    def rows(self) -> list[summaries.Row]:
+        """The hand's summary rows (the per-game builder of :mod:`app.summaries`) and the match total."""
+        ctl = self.ctl
+        rows: list[summaries.Row] = []
+        result = ctl.hand_result
+        if result is not None:
+            rows = summaries.hand_rows(ctl.match.game, result.breakdown, [s.label for s in ctl.seats],
+                                       list(result.team_points))
+        rows.append(summaries.Row(t("Match total"), summaries.cells(list(ctl.match.totals)), "match"))
+        return rows
+
+    def font_sizes(self, h: int) -> tuple[int, int]:
+        """(title size, row size) for a window ``h`` pixels high."""
+        size = max(14, min(34, h // 40))
+        return int(size * 1.5), max(12, int(size * 0.9))
+
+    def layout_height(self, rows: list[summaries.Row], small: int, width: int) -> int:
+        """Pixel height of ``rows`` at row size ``small`` in a panel ``width`` wide."""
+        total = 0
+        for row in rows:
+            if row.style == "note":
+                total += len(txt.wrap(row.label, small, width - 48)) * (small + 6) + 4
+            elif row.style == "section":
+                total += small + 14
+            else:
+                total += small + 8
+        return total
+
     def build(self) -> None:
         """Create this screen's GUI elements for the current window size."""
         w, h = self.app.size
         bh = line_height(self.app.font_size)
-        size = max(14, min(24, h // 40))
-        rows = 2 + len(breakdown_rows(self.ctl.hand_result.breakdown, len(self.ctl.match.game.teams()))) \
-            if self.ctl.hand_result is not None else 2
-        needed = int(size * 1.5) + 3 * size + 40 + rows * (int(size * 0.9) + 8) + bh + 40
-        self.panel = pygame.Rect(0, 0, min(w - 40, max(700, int(w * 0.62))), min(h - max(40, h // 10), needed))
+        title, small = self.font_sizes(h)
+        width = min(w - 40, max(700, int(w * 0.62)), max(700, small * 48))
+        rows = self.rows()
+        head = 16 + title + 10 + 2 * (small + 12) + 10
+        while small > 11 and head + self.layout_height(rows, small, width) + bh + 48 > h - 30:
+            small -= 1
+        self.row_size = small
+        needed = head + self.layout_height(rows, small, width) + bh + 48
+        self.panel = pygame.Rect(0, 0, width, min(h - 30, needed))
         self.panel.center = (w // 2, h // 2)
         bw = min(340, self.panel.w // 2 - 30)
         y = self.panel.bottom - bh - 16
@@ -140,49 +117,102 @@ class SummaryScreen(Screen):
         ctl = self.ctl
         result = ctl.hand_result
         game = ctl.match.game
-        size = max(14, min(24, surface.get_height() // 40))
+        title_size, _ = self.font_sizes(surface.get_height())
+        small = getattr(self, "row_size", 14)
         x0, y = p.left + 24, p.top + 16
         title = t("Hand {n} is over", n=ctl.match.hand_index + 1)
-        y = txt.blit_text(surface, title, (p.centerx, y), int(size * 1.5), GOLD, True, "midtop").bottom + 10
+        y = txt.blit_text(surface, title, (p.centerx, y), title_size, GOLD, True, "midtop").bottom + 10
         teams = game.teams()
         names = [" & ".join(ctl.seats[s].label for s in team) for team in teams]
         if result is not None and result.winners:
-            win_names = ", ".join(ctl.seats[s].label for s in result.winners)
-            y = txt.blit_text(surface, t("Hand won by {names}", names=win_names), (p.centerx, y), size, WHITE, True,
-                              "midtop", max_width=p.w - 40).bottom + 10
-        elif result is not None:
-            y = txt.blit_text(surface, t("The hand is drawn."), (p.centerx, y), size, WHITE, True,
-                              "midtop").bottom + 10
-        label_w = int((p.w - 48) * 0.38)
+            won = [i for i, team in enumerate(teams) if set(team) <= set(result.winners)]
+            win_names = ", ".join(names[i] for i in won) if won else \
+                ", ".join(ctl.seats[s].label for s in result.winners)
+            line = t("Hand won by {names}", names=win_names)
+        else:
+            line = t("The hand is drawn.")
+        y = txt.blit_text(surface, line, (p.centerx, y), small + 2, WHITE, True, "midtop",
+                          max_width=p.w - 40).bottom + 12
+        rows = self.rows()
+        widest = max((txt.font(small, row.style in ("total", "match")).size(row.label)[0] for row in rows
+                      if row.style not in ("note", "section")), default=0)
+        label_w = int(min((p.w - 48) * 0.55, max((p.w - 48) * 0.25, widest + 20)))
         col_w = (p.w - 48 - label_w) // max(1, len(teams))
-        header_y = y
         for i, name in enumerate(names):
             cx = x0 + label_w + col_w * i + col_w // 2
-            txt.blit_text(surface, name, (cx, header_y), size, GOLD, True, "midtop", max_width=col_w - 8)
-        y += size + 10
-        rows: list[tuple[str, list[str]]] = []
-        if result is not None:
-            rows.append((t("Hand points"), [f"{v:g}" for v in result.team_points]))
-            rows += breakdown_rows(result.breakdown, len(teams), [s.label for s in ctl.seats])
-            if len(teams) != len(result.points):
-                pass
-        rows.append((t("Match total"), [f"{v:g}" for v in ctl.match.totals]))
-        bottom_limit = self.buttons["next"].rect.top - 10 if self.buttons else p.bottom - 60
-        small = max(12, int(size * 0.9))
-        for name, cells in rows:
+            txt.blit_text(surface, name, (cx, y), small + 2, GOLD, True, "midtop", max_width=col_w - 8)
+        y += small + 14
+        bottom_limit = self.buttons["next"].rect.top - 8 if self.buttons else p.bottom - 60
+        art = card_art(game.deck.name, getattr(self.app.settings, "card_style", "classic"))
+        right = p.right - 24
+        for row in rows:
             if y + small > bottom_limit:
                 break
-            bold = name == t("Match total")
-            txt.blit_text(surface, name, (x0, y), small, MUTED if not bold else WHITE, bold, max_width=label_w - 6)
-            if len(cells) == len(teams):
-                for i, c in enumerate(cells):
+            if row.style == "note":
+                for line in txt.wrap(row.label, small, p.w - 48):
+                    txt.blit_text(surface, line, (x0, y), small, GOLD, False, max_width=p.w - 48)
+                    y += small + 6
+                y += 4
+                continue
+            if row.style == "section":
+                y += 6
+                txt.blit_text(surface, row.label, (x0, y), small, GOLD, True, max_width=p.w - 48)
+                y += small + 8
+                pygame.draw.line(surface, (80, 120, 90), (x0, y - 4), (right, y - 4))
+                continue
+            bold = row.style in ("total", "match")
+            if row.style == "match":
+                pygame.draw.line(surface, GOLD, (x0, y - 5), (right, y - 5))
+            txt.blit_text(surface, row.label, (x0, y), small, WHITE if bold else MUTED, bold,
+                          max_width=label_w - 8)
+            if len(row.cells) == len(teams):
+                for i, cell in enumerate(row.cells):
                     cx = x0 + label_w + col_w * i + col_w // 2
-                    txt.blit_text(surface, c, (cx, y), small, WHITE, bold, "midtop", max_width=col_w - 8)
-            else:
-                txt.blit_text(surface, cells[0], (x0 + label_w, y), small, WHITE, bold,
-                              max_width=p.right - 24 - (x0 + label_w))
+                    draw_cell(surface, cell, (cx, y), small, bold, col_w - 8, art, "midtop")
+            elif row.cells:
+                draw_cell(surface, row.cells[0], (x0 + label_w, y), small, bold, right - x0 - label_w, art,
+                          "topleft")
             y += small + 8
-            pygame.draw.line(surface, (40, 80, 60), (x0, y - 4), (p.right - 24, y - 4))
+            pygame.draw.line(surface, (40, 80, 60), (x0, y - 4), (right, y - 4))
+
+
+def suit_chip(art: Any, suit: int, size: int) -> pygame.Surface:
+    """A suit symbol on a small card-coloured chip (black suits stay visible on the dark panel)."""
+    symbol = art.suit_symbol(suit, max(8, int(size * 1.1)))
+    pad = max(2, size // 6)
+    chip = pygame.Surface((symbol.get_width() + 2 * pad, symbol.get_height() + pad), pygame.SRCALPHA)
+    pygame.draw.rect(chip, (245, 240, 225), chip.get_rect(), border_radius=max(2, size // 4))
+    chip.blit(symbol, (pad, pad // 2))
+    out = pygame.Surface((chip.get_width() + 2 * pad, chip.get_height()), pygame.SRCALPHA)
+    out.blit(chip, (pad, 0))
+    return out
+
+
+def draw_cell(surface: pygame.Surface, cell: summaries.Cell, pos: tuple[int, int], size: int, bold: bool,
+              max_width: int, art: Any, anchor: str) -> pygame.Rect:
+    """Draw one summary cell (text and suit symbols) anchored at ``pos``, shrunk to ``max_width``."""
+    while True:
+        pieces: list[pygame.Surface] = []
+        for part in cell:
+            if isinstance(part, summaries.Suit):
+                try:
+                    pieces.append(suit_chip(art, part.index, size))
+                except Exception:  # noqa: BLE001 - a fallback art without symbols: the suit's letter
+                    pieces.append(txt.render(str(part.index), size, WHITE, bold))
+            elif part:
+                pieces.append(txt.render(part, size, WHITE, bold))
+        width = sum(pc.get_width() for pc in pieces)
+        if width <= max_width or size <= 9:
+            break
+        size -= 1
+    height = max([pc.get_height() for pc in pieces] + [size])
+    rect = pygame.Rect(0, 0, width, height)
+    setattr(rect, anchor, pos)
+    x = rect.left
+    for pc in pieces:
+        surface.blit(pc, (x, rect.top + (height - pc.get_height()) // 2))
+        x += pc.get_width()
+    return rect
 
 
 class MatchEndScreen(Screen):
