@@ -8,6 +8,7 @@ from typing import Any
 import pygame
 import pygame_gui
 
+from app import moves as movelib
 from app import text as txt
 from app.art import card_art
 from app.i18n import t
@@ -225,11 +226,50 @@ class ReplayScreen(Screen):
         lines = [_title(self.record.game), t("Hand {n}", n=step.hand_index + 1),
                  t("Move {n} of {total}", n=self.index + 1, total=len(self.steps))]
         if step.move is not None and step.seat is not None:
-            lines.append(f"{names[step.seat]}: {step.notation}")
-        lines.append(" · ".join(f"{v:g}" for v in step.totals))
+            before = self.steps[self.index - 1].state if self.index > 0 else None
+            lines.append(replay_move_text(before, step.move, names[step.seat], step.notation))
+        lines.append(t("Score: {scores}", scores=" · ".join(f"{v:g}" for v in step.totals)))
         for line in lines:
             for part in txt.wrap(line, size, w):
                 txt.blit_text(surface, part, (x, y), size, WHITE)
                 y += size + 6
         txt.blit_text(surface, t("Arrow keys step through the game."), (x, y + 10), int(size * 0.85), MUTED,
                       max_width=w)
+
+
+def card_label(deck: Any, card: int) -> str:
+    """Short readable card name in the current language ("6 Coins", "King Hearts")."""
+    symbol = deck.ranks[deck.rank_of(card)]
+    rank = symbol if symbol.isdigit() else t(deck.rank_names[deck.rank_of(card)])
+    return f"{rank} {t(deck.suit_names[deck.suit_of(card)])}"
+
+
+def replay_move_text(before: Any, move: int, name: str, notation: str) -> str:
+    """A recorded move as a sentence ("Ana plays 7 Coins and takes 3 Cups + 4 Swords"); the notation when
+    the position before the move is unknown."""
+    if before is None:
+        return f"{name}: {notation}"
+    try:
+        cards = movelib.move_cards(before, move)
+    except Exception:  # noqa: BLE001 - an odd record still shows its notation
+        cards = []
+    game_name = before.game.name
+    if not cards:
+        if notation.startswith("swap"):
+            return t("{name} exchanges the trump card", name=name)
+        return f"{name}: {t(notation)}"
+    labels = [card_label(before.game.deck, c) for c in cards]
+    if movelib.is_pass(move, before):
+        if game_name == "mosssidewhist":
+            return t("{name} discards {cards}", name=name, cards=" + ".join(labels))
+        return t("{name} passes {cards}", name=name, cards=" + ".join(labels))
+    if game_name in ("scopone", "scopa") and len(labels) > 1:
+        return t("{name} plays {card} and takes {cards}", name=name, card=labels[0], cards=" + ".join(labels[1:]))
+    text = t("{name} plays {cards}", name=name, cards=" + ".join(labels))
+    if game_name == "pharaoh":
+        from engine.games.pharaoh import named_suit
+
+        suit = named_suit(move)
+        if suit >= 0:
+            text += " → " + t(before.game.deck.suit_names[suit])
+    return text

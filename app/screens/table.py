@@ -145,6 +145,8 @@ class TableScreen(Screen):
                                         ("menu", t("Menu (Esc)"))]
         if self.in_study:  # a participant plays without hints or undo; Esc pauses the study
             items = [("review", t("Last trick (T)")), ("rules", t("Rules")), ("menu", t("Pause (Esc)"))]
+        if not isinstance(self.ctl.state, TrickState):  # Scopone, Pharaoh: there is no last trick to show
+            items = [item for item in items if item[0] != "review"]
         y = side.bottom - len(items) * (bh + gap)
         for key, label_text in items:
             self.buttons[key] = button(self.ui, pygame.Rect(side.left, y, side.w, bh), label_text)
@@ -888,8 +890,12 @@ class TableScreen(Screen):
                     break
                 txt.blit_text(surface, part, (x, y), int(size * 0.9), colour)
                 y += int(size * 0.9) + 4
-        keys = t("Keys: arrows, Enter, T last trick, F11 full screen") if self.in_study else \
-            t("Keys: arrows, Enter, H hint, U undo, T last trick, F11 full screen")
+        if not isinstance(self.ctl.state, TrickState):  # no last trick in Scopone and Pharaoh
+            keys = t("Keys: arrows, Enter, F11 full screen") if self.in_study else \
+                t("Keys: arrows, Enter, H hint, U undo, F11 full screen")
+        else:
+            keys = t("Keys: arrows, Enter, T last trick, F11 full screen") if self.in_study else \
+                t("Keys: arrows, Enter, H hint, U undo, T last trick, F11 full screen")
         help_lines = txt.wrap(keys, int(size * 0.8), w)
         hy = min(self.actions_top, self.choice_top) - len(help_lines) * (int(size * 0.8) + 3) - lay.margin
         if hy > y:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pygame
 
+from app import text as txt
 from app.art import CardArtLike
 from app.i18n import count_text, t
 from app.layout import TableLayout, fan_positions
@@ -230,9 +231,13 @@ class TableRenderer:
             name_y = ay + sh // 2 + int(lay.label_size * 0.9) + 2
             detail_y = name_y + int(lay.label_size * 1.4) + 2
         width_limit = int(lay.table.w * 0.28)
-        scene.labels.append(Label(self.seat_title(view, seat), (ax, name_y), lay.label_size, WHITE, "center", True,
+        title, detail = self.seat_title(view, seat), self.seat_detail(view, seat)
+        shown_w = min(width_limit, max(txt.font(lay.label_size, True).size(title)[0] + lay.label_size,
+                                       txt.font(int(lay.label_size * 0.85)).size(detail)[0]))
+        lx = max(lay.table.left + shown_w // 2 + 4, min(lay.table.right - shown_w // 2 - 4, ax))  # inside the table
+        scene.labels.append(Label(title, (lx, name_y), lay.label_size, WHITE, "center", True,
                                   plate=True, highlight=seat == view.current, max_width=width_limit))
-        scene.labels.append(Label(self.seat_detail(view, seat), (ax, detail_y), int(lay.label_size * 0.85), MUTED,
+        scene.labels.append(Label(detail, (lx, detail_y), int(lay.label_size * 0.85), MUTED,
                                   "center", max_width=width_limit))
         if view.thinking == seat:
             scene.spinners.append((ax, ay, max(10, lay.label_size)))

@@ -73,7 +73,7 @@ class TrickRenderer(TableRenderer):
             lines.append(t("Trump: {suit}", suit=t(deck.suit_names[trump])))
         leader = getattr(state, "hand_leader", None)
         if isinstance(leader, int) and 0 <= leader < len(view.names):
-            lines.append(t("Leader: {name} (scores tricks - 8; the others tricks - 4)", name=view.names[leader]))
+            lines.append(t("Leader: {name} (needs 8 tricks; the others need 4)", name=view.names[leader]))
         target = getattr(state, "pass_target", None)
         if callable(target) and getattr(state, "passing", False):
             to = target(view.bottom)
