@@ -53,7 +53,7 @@ class SettingsScreen(Screen):
         w, h = self.app.size
         bh = line_height(self.app.font_size)
         gap = max(6, bh // 4)
-        box_w = min(w - 40, 900)
+        box_w = min(w - 40, max(900, int(w * 0.5)))
         x = (w - box_w) // 2
         y = max(16, h // 30)
         label(self.ui, pygame.Rect(x, y, box_w, int(bh * 1.4)), t("Settings"), "#title")

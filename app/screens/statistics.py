@@ -117,7 +117,7 @@ class StatisticsScreen(Screen):
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.finished_at))
             outcome = {1.0: t("won"), 0.5: t("draw"), 0.0: t("lost")}.get(g.human_outcome, "")
             totals = " - ".join(f"{v:g}" for v in g.totals)
-            line = f"{when}   {_title(g.game)}   {outcome}   {totals}"
+            line = "   ·   ".join(x for x in (when, _title(g.game), outcome[:1].upper() + outcome[1:], totals) if x)
             txt.blit_text(surface, line, (margin, y + 4), size, WHITE, max_width=full - 180)
             y += bh + 4
         if self.error:
@@ -238,10 +238,10 @@ class ReplayScreen(Screen):
 
 
 def card_label(deck: Any, card: int) -> str:
-    """Short readable card name in the current language ("6 Coins", "King Hearts")."""
+    """Readable card name in the current language ("6 of Coins", "King of Hearts")."""
     symbol = deck.ranks[deck.rank_of(card)]
     rank = symbol if symbol.isdigit() else t(deck.rank_names[deck.rank_of(card)])
-    return f"{rank} {t(deck.suit_names[deck.suit_of(card)])}"
+    return t("{rank} of {suit}", rank=rank, suit=t(deck.suit_names[deck.suit_of(card)]))
 
 
 def replay_move_text(before: Any, move: int, name: str, notation: str) -> str:

@@ -319,9 +319,13 @@ class MatchEndScreen(Screen):
         game = ctl.match.game
         size = max(16, h // 36)
         txt.blit_text(surface, t("Match over"), (w // 2, int(h * 0.12)), int(size * 2.2), GOLD, True, "center")
+        txt.blit_text(surface, t(game.title), (w // 2, int(h * 0.12) + int(size * 1.6)), size, MUTED, False,
+                      "midtop")
         winners = ctl.match.winner_seats()
-        if winners:
-            text = t("Winners: {names}", names=", ".join(ctl.seats[s].label for s in winners))
+        if len(winners) == 1:
+            text = t("Winner: {name}", name=ctl.seats[winners[0]].label)
+        elif winners:
+            text = t("Winners: {names}", names=" & ".join(ctl.seats[s].label for s in winners))
         else:
             text = t("The match is drawn.")
         txt.blit_text(surface, text, (w // 2, int(h * 0.22)), int(size * 1.3), WHITE, True, "center",
@@ -332,6 +336,10 @@ class MatchEndScreen(Screen):
             txt.blit_text(surface, f"{names}: {total:g}", (w // 2, y), size, WHITE, False, "center",
                           max_width=w - 60)
             y += size + 10
+        if game.lower_is_better():
+            txt.blit_text(surface, t("(the lowest total wins)"), (w // 2, y), int(size * 0.85), MUTED, False,
+                          "midtop")
+            y += size + 4
         session = ctl.session
         extra = t("Hands: {n} · hints used: {hints} · undos: {undos}", n=len(ctl.match.hands),
                   hints=session.hints_used, undos=session.undos_used)
