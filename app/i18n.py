@@ -94,13 +94,16 @@ def option_strings(option: Any) -> list[str]:
 
 
 def option_name(option: Any) -> str:
-    """A variant option's name in the current language."""
-    return t(option_name_text(option.name))
+    """A variant option's name as a player reads it, in the current language (the English table may word the
+    engine's name better, e.g. "Jack diamonds" -> "Jack of Diamonds")."""
+    key = option_name_text(option.name)
+    return load_table(_current).get(key, key)
 
 
 def option_help(option: Any) -> str:
-    """A variant option's help text in the current language."""
-    return t(option.help)
+    """A variant option's help text as a player reads it, in the current language (English included: the
+    engine's help may cite design documents that a player has never seen)."""
+    return load_table(_current).get(option.help, option.help)
 
 
 BOOL_VALUE_KEYS: dict[str, str] = {"True": "On", "False": "Off"}

@@ -254,3 +254,16 @@ def test_summary_screen_draws_the_per_game_rows(tmp_path: Path, monkeypatch: pyt
         assert app.surface.get_rect().contains(panel)
     finally:
         app.shutdown()
+
+
+def test_option_texts_shown_to_players_cite_no_design_documents() -> None:
+    for lang in i18n.LANGUAGES:
+        i18n.set_language(lang)
+        for name in registry.names():
+            for opt in registry.game_class(name).options:
+                shown = [i18n.option_name(opt), i18n.option_help(opt)]
+                assert not any("seeds" in s or "_" in s for s in shown), (lang, name, opt.name, shown)
+                assert all(s.strip() for s in shown)
+    i18n.set_language("en")
+    jack = next(o for o in registry.game_class("hearts").options if o.name == "jack_diamonds")
+    assert i18n.option_name(jack) == "Jack of Diamonds"
