@@ -870,8 +870,12 @@ class TableScreen(Screen):
             names = " & ".join(ctl.seats[s].label for s in team)
             value = f"{total:g}"
             vr = txt.blit_text(surface, value, (x + w, y), size, WHITE, True, "topright")
-            txt.blit_text(surface, names, (x, y), size, WHITE, max_width=w - vr.w - 8)
-            y += size + 8
+            room = w - vr.w - 8
+            lines = [names] if txt.fit(names, size, room) >= size * 0.85 else txt.wrap(names, size, room)[:3]
+            for line in lines:  # long (study) names wrap instead of shrinking to an unreadable size
+                txt.blit_text(surface, line, (x, y), size, WHITE, max_width=room)
+                y += size + 4
+            y += 4
         y += 4
         for line in self.renderer.info_lines(view):
             for part in txt.wrap(line, size, w):
