@@ -267,3 +267,52 @@ def test_option_texts_shown_to_players_cite_no_design_documents() -> None:
     i18n.set_language("en")
     jack = next(o for o in registry.game_class("hearts").options if o.name == "jack_diamonds")
     assert i18n.option_name(jack) == "Jack of Diamonds"
+
+
+def test_replay_moves_read_as_sentences() -> None:
+    from app.screens.statistics import replay_move_text
+
+    game = registry.create("scopone")
+    rng = random.Random(2)
+    state = game.new_hand(rng, 0)
+    capture = None
+    for _ in range(40):
+        moves = state.legal_moves()
+        capture = next((m for m in moves if m >> 6), None)
+        if capture is not None:
+            break
+        state.apply(rng.choice(moves))
+    assert capture is not None
+    text = replay_move_text(state, capture, "Ana", state.move_text(capture))
+    assert text.startswith("Ana plays ") and " and takes " in text and " of " in text
+    hearts = registry.create("hearts")
+    state = hearts.new_hand(random.Random(1), 0)
+    move = next(m for m in state.legal_moves())
+    i18n.set_language("pt")
+    assert replay_move_text(state, move, "Ana", state.move_text(move)).startswith("Ana passa ")
+    assert replay_move_text(None, move, "Ana", "pass 2C") == "Ana: pass 2C"
+
+
+def test_last_trick_button_only_in_trick_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CARDTABLE_HOME", str(tmp_path))
+    from app.controller import Controller
+    from app.main import App
+    from app.screens.new_game import new_session
+    from app.screens.table import TableScreen
+    from app.workers import ThreadWorker
+    from saves.session import Seat
+
+    app = App((1024, 640), headless=True, worker_factory=ThreadWorker)
+    try:
+        for name, has_review in (("sueca", True), ("pharaoh", False), ("scopone", False)):
+            game = registry.create(name)
+            seats = [Seat("human", "Ana")] + [Seat("ai", f"AI{i}", "random", "casual")
+                                              for i in range(1, game.num_players)]
+            ctl = Controller(new_session(game, seats, 1), min_delay_ms=0, worker=app.worker, autosave=None)
+            screen = TableScreen(app, ctl)
+            app.reset_to(screen)
+            app.step()
+            assert ("review" in screen.buttons) is has_review, name
+            ctl.close()
+    finally:
+        app.shutdown()
