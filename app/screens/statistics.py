@@ -104,7 +104,7 @@ class StatisticsScreen(Screen):
         if not rows:
             txt.blit_text(surface, t("No finished games yet."), (margin, y), size, MUTED)
         for name, s in rows:
-            cells = [name, str(s.games), str(s.wins), f"{s.win_pct:.0f}", str(s.best_streak)]
+            cells = [name, str(s.games), str(s.wins), f"{s.win_pct:.0f}%", str(s.best_streak)]
             for hx, c in zip(xs, cells, strict=True):
                 txt.blit_text(surface, c, (hx, y), size, WHITE, max_width=col if hx != margin else full // 3)
             y += size + 10
