@@ -349,3 +349,30 @@ def test_a_forced_skip_is_public_and_determinization_respects_it() -> None:
     for k in range(20):
         det = determinize(obs, random.Random(k))
         assert not det.hands[0] & s.excluded[0] and det.observation(1) == obs
+
+
+@pytest.mark.parametrize("variant", Pharaoh.example_variants)
+def test_fast_rollout_matches_generic_loop(variant: dict) -> None:
+    """The inlined random_rollout makes exactly the generic loop's choices (also from mid-hand states,
+    through reshuffles, pending VIIs/Aces and named suits), so search results do not change."""
+    from engine.game import GameState
+
+    g = Pharaoh(variant)
+    reshuffled = 0
+    for seed in range(60):
+        state = g.new_hand(random.Random(seed))
+        rng = random.Random(seed + 1000)
+        for _ in range(seed % 7 * 5):  # start some rollouts mid-hand
+            if state.is_terminal():
+                break
+            legal = state.legal_moves()
+            state.do(legal[rng.randrange(len(legal))])
+        fast, generic = state.clone(), state.clone()
+        fast.random_rollout(random.Random(seed))
+        GameState.random_rollout(generic, random.Random(seed))
+        assert fast.is_terminal()
+        assert fast.to_json() == generic.to_json(), seed
+        assert fast.card_total() == g.deck.size
+        reshuffled += fast.reshuffles > 0
+    if g.classic:
+        assert reshuffled > 0

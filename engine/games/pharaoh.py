@@ -431,6 +431,158 @@ class PharaohState(GameState):
             return
         self._advance()
 
+    def random_rollout(self, rng: random.Random) -> None:
+        """Play to the end with uniformly random legal moves: the same choices as the generic loop over
+        :meth:`legal_moves` / :meth:`do`, with move generation and the common plays and draws inlined."""
+        rand = rng.random
+        g = self.game
+        classic = g.classic
+        nr = g.nranks
+        nsuits = g.nsuits
+        rank_masks = g.rank_masks
+        suit_masks = g.suit_masks
+        full_mask = g.deck.full_mask
+        ober = g.ober
+        ace = g.ace
+        seven = g.seven
+        pharaoh = g.pharaoh
+        pharaoh_bit = 1 << pharaoh
+        seven_start = rank_masks[seven] | pharaoh_bit
+        ace_start = rank_masks[ace] | pharaoh_bit if classic else 0
+        ober_start = rank_masks[ober] | pharaoh_bit if classic else 0
+        seven_draw = g.variant["seven_draw"]
+        penalty_scoring = g.variant["scoring"] == "penalty"
+        n = len(self.hands)
+        hands = self.hands
+        counts = self.counts
+        history = self.history
+        do = self.do
+        while not self.ended:
+            seat = self.current
+            hand = hands[seat]
+            discard = self.discard
+            top = discard[-1]
+            if not classic:
+                start = suit_masks[top // nr] | rank_masks[top % nr]
+            elif self.pending_draw:
+                start = seven_start
+            elif self.pending_skip:
+                start = ace_start
+            elif self.active_suit < 0:
+                start = full_mask
+            else:
+                start = suit_masks[self.active_suit] | rank_masks[top % nr] | ober_start
+            startable = hand & start
+            moves: list[int] = []
+            if startable:
+                for r in range(nr):
+                    group_mask = hand & rank_masks[r]
+                    if not group_mask & startable:
+                        continue
+                    naming = classic and r == ober
+                    if group_mask & (group_mask - 1) == 0:
+                        base = PLAY | group_mask.bit_length() << CARDS_SHIFT
+                        if naming:
+                            moves.extend(base | (s + 1) << NAMED_SHIFT for s in range(nsuits))
+                        else:
+                            moves.append(base)
+                        continue
+                    group = bits(group_mask)
+                    for p in _PERMS[len(group)]:
+                        if not startable >> group[p[0]] & 1:
+                            continue
+                        base = PLAY
+                        shift = CARDS_SHIFT
+                        for i in p:
+                            base |= (group[i] + 1) << shift
+                            shift += 6
+                        if naming:
+                            moves.extend(base | (s + 1) << NAMED_SHIFT for s in range(nsuits))
+                        else:
+                            moves.append(base)
+            stock = self.stock
+            if classic:
+                if self.pending_skip:
+                    moves.append(SKIP)
+                elif stock or len(discard) > 1 or self.pending_draw:
+                    moves.append(DRAW)
+                elif not moves:
+                    moves.append(SKIP)
+            else:
+                moves.append(DRAW if stock else SKIP)
+            move = moves[int(rand() * len(moves))]
+            kind = move & 3
+            if kind == PLAY:
+                history.append((seat, move))
+                self.turn += 1
+                cards = []
+                rest = move >> CARDS_SHIFT
+                pool = self.pool
+                from_pool = self.from_pool  # replaced by each reshuffle: read it afresh
+                while rest:
+                    c = (rest & 63) - 1
+                    rest >>= 6
+                    cards.append(c)
+                    hand &= ~(1 << c)
+                    if pool >> c & 1:
+                        from_pool[seat] -= 1
+                hands[seat] = hand
+                counts[seat] -= len(cards)
+                discard.extend(cards)
+                self.lock = self.skips = 0
+                if classic:
+                    last = cards[-1]
+                    if pharaoh in cards:
+                        self.pending_draw = 0
+                        self.pending_skip = 0
+                    if last == pharaoh:
+                        self.active_suit = -1
+                    else:
+                        self.active_suit = last // nr
+                        rank = last % nr
+                        if rank == seven:
+                            self.pending_draw += seven_draw * len(cards)
+                        elif rank == ace:
+                            self.pending_skip = 1
+                        elif rank == ober:
+                            self.active_suit = (move >> NAMED_SHIFT & 7) - 1
+                if counts[seat] <= 0:
+                    self.finished.append(seat)
+                    self.finish_turns.append(self.turn)
+                    if penalty_scoring or len(self.finished) >= n - 1:
+                        self.ended = "finished"
+                        return
+            elif kind == DRAW and len(stock) >= (self.pending_draw or 1):
+                history.append((seat, move))
+                self.turn += 1
+                k = self.pending_draw or 1
+                self.pending_draw = 0
+                self.excluded[seat] = 0
+                pool = self.pool
+                from_pool = self.from_pool
+                for _ in range(k):
+                    c = stock.pop()
+                    if c >= 0:
+                        hand |= 1 << c
+                    if pool:
+                        from_pool[seat] += 1
+                hands[seat] = hand
+                counts[seat] += k
+                self.lock = self.skips = 0
+            else:  # skips and draws that reshuffle or empty the stock: the full rules
+                do(move)
+                continue
+            if classic and self.turn >= MAX_TURNS:
+                self.ended = "turn limit"
+                return
+            finished = self.finished
+            s = seat
+            for _ in range(n):
+                s = (s + 1) % n
+                if s not in finished:
+                    self.current = s
+                    break
+
     def _effects(self, cards: list[int], named: int) -> None:
         g = self.game
         nr = g.nranks
