@@ -438,7 +438,6 @@ class PharaohState(GameState):
         g = self.game
         classic = g.classic
         nr = g.nranks
-        nsuits = g.nsuits
         rank_masks = g.rank_masks
         suit_masks = g.suit_masks
         full_mask = g.deck.full_mask
@@ -452,6 +451,8 @@ class PharaohState(GameState):
         ober_start = rank_masks[ober] | pharaoh_bit if classic else 0
         seven_draw = g.variant["seven_draw"]
         penalty_scoring = g.variant["scoring"] == "penalty"
+        rank_of = [c % nr for c in range(g.deck.size)]
+        name_offsets = [(s + 1) << NAMED_SHIFT for s in range(g.nsuits)]
         n = len(self.hands)
         hands = self.hands
         counts = self.counts
@@ -475,19 +476,30 @@ class PharaohState(GameState):
             startable = hand & start
             moves: list[int] = []
             if startable:
-                for r in range(nr):
+                ranks = 0  # the ranks of the startable cards, visited in increasing order like legal_moves
+                rest = startable
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    ranks |= 1 << rank_of[low.bit_length() - 1]
+                while ranks:
+                    low = ranks & -ranks
+                    ranks ^= low
+                    r = low.bit_length() - 1
                     group_mask = hand & rank_masks[r]
-                    if not group_mask & startable:
-                        continue
                     naming = classic and r == ober
                     if group_mask & (group_mask - 1) == 0:
                         base = PLAY | group_mask.bit_length() << CARDS_SHIFT
                         if naming:
-                            moves.extend(base | (s + 1) << NAMED_SHIFT for s in range(nsuits))
+                            moves.extend([base | o for o in name_offsets])
                         else:
                             moves.append(base)
                         continue
-                    group = bits(group_mask)
+                    group = []
+                    while group_mask:
+                        low = group_mask & -group_mask
+                        group_mask ^= low
+                        group.append(low.bit_length() - 1)
                     for p in _PERMS[len(group)]:
                         if not startable >> group[p[0]] & 1:
                             continue
@@ -497,7 +509,7 @@ class PharaohState(GameState):
                             base |= (group[i] + 1) << shift
                             shift += 6
                         if naming:
-                            moves.extend(base | (s + 1) << NAMED_SHIFT for s in range(nsuits))
+                            moves.extend([base | o for o in name_offsets])
                         else:
                             moves.append(base)
             stock = self.stock
