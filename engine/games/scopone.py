@@ -367,25 +367,73 @@ class ScoponeState(GameState):
         return out
 
     def random_rollout(self, rng: random.Random) -> None:
-        """Play to the end with uniformly random legal moves (same choices as the generic loop, inlined)."""
+        """Play to the end with uniformly random legal moves: the same choices as the generic loop over
+        :meth:`legal_moves` / :meth:`do`, with both inlined (cached capture sets read directly)."""
         rand = rng.random
-        captures = self.game.captures
+        g = self.game
+        captures = g.captures
+        cached_captures = g._capture_cache.get  # the cache is only ever cleared, never replaced
+        value = VALUE
+        sweep_rule = g.ace_sweep == "assi"
+        is_sweep = g.is_sweep
         hands = self.hands
-        while self.plays < self.total_plays:
-            table = self.table
-            hand = hands[self.current]
+        hand_counts = self.hand_counts
+        captured = self.captured
+        scope = self.scope
+        history = self.history
+        stock = self.stock
+        n = len(hands)
+        total = self.total_plays
+        table = self.table
+        seat = self.current
+        plays = self.plays
+        last_capturer = self.last_capturer
+        while plays < total:
+            hand = hands[seat]
             moves: list[int] = []
-            while hand:
-                low = hand & -hand
+            key = table << 4
+            rest = hand
+            while rest:
+                low = rest & -rest
                 card = low.bit_length() - 1
-                hand ^= low
-                sets = captures(table, card)
+                rest ^= low
+                sets = cached_captures(key | value[card])
+                if sets is None:
+                    sets = captures(table, card)
                 if sets:
                     for cap in sets:
                         moves.append(card | cap << CARD_BITS)
                 else:
                     moves.append(card)
-            self.do(moves[int(rand() * len(moves))])
+            move = moves[int(rand() * len(moves))]
+            card = move & CARD_MASK
+            cap = move >> CARD_BITS
+            hands[seat] = hand & ~(1 << card)
+            hand_counts[seat] -= 1
+            plays += 1
+            history.append((seat, move))
+            last = plays >= total
+            if cap:
+                side = seat & 1
+                table &= ~cap
+                captured[side] |= cap | 1 << card
+                last_capturer = seat
+                if not table and not last and (not sweep_rule or not is_sweep(card, cap)):
+                    scope[side] += 1
+            else:
+                table |= 1 << card
+            if last:
+                if table and last_capturer >= 0:
+                    captured[last_capturer & 1] |= table
+                    table = 0
+                break
+            seat = (seat + 1) % n
+            if stock and not any(hand_counts):
+                self._deal_from_stock()
+        self.table = table
+        self.current = seat
+        self.plays = plays
+        self.last_capturer = last_capturer
 
     def do(self, move: int) -> None:
         seat = self.current
