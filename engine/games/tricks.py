@@ -12,7 +12,7 @@ import random
 from typing import Any, ClassVar
 
 from engine.cards import Deck, NotationError, bits, popcount
-from engine.game import Game, GameState, IllegalMoveError, StateFormatError
+from engine.game import Game, GameState, StateFormatError
 from engine.observation import HiddenSlot, Observation
 
 PASS_FLAG = 1 << 8
@@ -415,7 +415,3 @@ def _int(x: Any, what: str) -> int:
         raise StateFormatError(f"{what} must be an integer, got {x!r}")
     return x
 
-
-def check_move_int(move: Any) -> None:
-    if isinstance(move, bool) or not isinstance(move, int):
-        raise IllegalMoveError(f"a move must be an int, not {type(move).__name__}")
