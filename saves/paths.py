@@ -97,3 +97,22 @@ def is_inside(path: Path, root: Path) -> bool:
     except ValueError:
         return False
     return True
+
+
+def read_json_file(path: Path, error: type[Exception], max_bytes: int = 1 << 20) -> object:
+    """Read a small JSON file; every problem raises ``error`` with a message naming the file."""
+    import json
+
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise error(f"{path.name}: file is too large ({size} bytes)")
+        return json.loads(path.read_bytes().decode("utf-8"))
+    except OSError as e:
+        raise error(f"{path.name}: cannot read the file ({e.strerror or e})") from None
+    except UnicodeDecodeError:
+        raise error(f"{path.name}: the file is not UTF-8 text") from None
+    except RecursionError:
+        raise error(f"{path.name}: the file is nested too deeply") from None
+    except ValueError as e:
+        raise error(f"{path.name}: not valid JSON: {e}") from None

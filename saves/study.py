@@ -237,19 +237,7 @@ class GamePlan:
 def load_study(path: Path | str) -> Study:
     """Read and validate a study file; every problem raises :class:`StudyError` naming the field."""
     path = Path(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise StudyError(f"{path.name}: file is too large ({size} bytes)")
-        data = json.loads(path.read_bytes().decode("utf-8"))
-    except OSError as e:
-        raise StudyError(f"{path.name}: cannot read the file ({e.strerror or e})") from None
-    except UnicodeDecodeError:
-        raise StudyError(f"{path.name}: the file is not UTF-8 text") from None
-    except RecursionError:
-        raise StudyError(f"{path.name}: the file is nested too deeply") from None
-    except ValueError as e:
-        raise StudyError(f"{path.name}: not valid JSON: {e}") from None
+    data = paths.read_json_file(path, StudyError, MAX_FILE_BYTES)
     study = Study.from_dict(data, path.parent, path.name)
     study.source = path
     return study

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from saves import paths
 from saves.records import RecordsDB, human_seat_of, transaction
 from saves.session import Seat
 from saves.settings import LANGUAGES, Settings
@@ -327,19 +328,7 @@ def _item(raw: Any, source: str, n: int) -> Item:
 def load_questionnaire(path: Path | str) -> Questionnaire:
     """Read and validate a questionnaire file (errors name the file, item and field)."""
     path = Path(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise QuestionnaireError(f"{path.name}: file is too large ({size} bytes)")
-        data = json.loads(path.read_bytes().decode("utf-8"))
-    except OSError as e:
-        raise QuestionnaireError(f"{path.name}: cannot read the file ({e.strerror or e})") from None
-    except UnicodeDecodeError:
-        raise QuestionnaireError(f"{path.name}: the file is not UTF-8 text") from None
-    except RecursionError:
-        raise QuestionnaireError(f"{path.name}: the file is nested too deeply") from None
-    except ValueError as e:
-        raise QuestionnaireError(f"{path.name}: not valid JSON: {e}") from None
+    data = paths.read_json_file(path, QuestionnaireError, MAX_FILE_BYTES)
     return Questionnaire.from_dict(data, path.name)
 
 
