@@ -353,6 +353,15 @@ class GameState:
             moves = self.legal_moves()
             self.do(moves[int(rand() * len(moves))])
 
+    def outcomes(self) -> list[float]:
+        """Each seat's outcome of the finished hand: 1 win, 0.5 shared win or draw, 0 loss.
+
+        Always equal to ``[self.result().outcome(s) for s in seats]``; the search's PWL/WL rewards call it
+        once per playout, so games may override it with a leaner computation (tested against result()).
+        """
+        res = self.result()
+        return [res.outcome(s) for s in range(len(res.points))]
+
     def describe_move(self, move: int) -> str:
         """Longer description of a move for logs and the UI (default: its notation)."""
         return self.move_text(move)

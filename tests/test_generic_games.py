@@ -176,3 +176,19 @@ def test_every_registered_game_is_available() -> None:
 
 def test_errors_are_game_errors() -> None:
     assert issubclass(IllegalMoveError, GameError) and issubclass(StateFormatError, GameError)
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
+def test_fast_outcomes_match_the_hand_result(name: str, variant: dict) -> None:
+    """``GameState.outcomes()`` (the search's PWL reward fast path) agrees with ``result().outcome``."""
+    game = registry.create(name, variant)
+    rng = random.Random(99)
+    seen: set[tuple[float, ...]] = set()
+    for hand in range(40):
+        state = game.new_hand(rng, dealer=hand % game.num_players)
+        state.random_rollout(rng)
+        res = state.result()
+        expected = [res.outcome(s) for s in range(game.num_players)]
+        assert state.outcomes() == expected
+        seen.add(tuple(expected))
+    assert len(seen) >= 2, "40 random hands should not all end alike"

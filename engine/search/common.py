@@ -52,6 +52,10 @@ def _span_of(state: GameState, res: HandResult) -> float:
 def reward_vector(kind: str, state: GameState, res: HandResult | None = None) -> list[float]:
     """The reward of every seat for a terminal ``state``."""
     if res is None:
+        if kind == "pwl":
+            return state.outcomes()
+        if kind == "wl":
+            return [2.0 * o - 1.0 for o in state.outcomes()]
         res = state.result()
     n = len(res.points)
     if kind == "pwl":
