@@ -90,6 +90,8 @@ class _Fake:
     def result(self) -> HandResult:
         return self.res
 
+    outcomes = GameState.outcomes  # the base version: built from result()
+
 
 @pytest.mark.parametrize(("ours", "expected"), [(120, 4), (100, 2), (70, 1), (60, 0), (50, -1), (20, -2), (0, -4)])
 def test_sd_reward_follows_the_seeds_table_for_sueca(ours: int, expected: int) -> None:
@@ -150,3 +152,36 @@ def test_alphabeta_matches_plain_minimax_on_small_endgames() -> None:
             state.do(rng.choice(state.legal_moves()))
         seat = state.current_player
         assert alphabeta(state, seat, -1.0, 2.0, [0]) == pytest.approx(minimax(state, seat))
+
+
+def test_prune_hook_limits_the_tree_and_rollout_hook_plays_the_simulations() -> None:
+    """``prune=NAME`` restricts every tree node to the pruner's moves; ``sim=NAME`` calls a registered rollout."""
+    from engine import agents
+    from engine.game import VariantError
+    from engine.search import hooks
+    from engine.search.ismcts import run_ismcts
+
+    calls = {"prune": 0, "rollout": 0}
+
+    def lowest_two(state: GameState, moves: list[int]) -> list[int]:
+        calls["prune"] += 1
+        return sorted(moves)[:2]
+
+    def counting_rollout(state: GameState, rng: random.Random) -> None:
+        calls["rollout"] += 1
+        state.random_rollout(rng)
+
+    hooks.register_pruner("sueca", "test-lowest-two", lowest_two)
+    hooks.register_rollout("sueca", "test-counting", counting_rollout)
+    game = registry.create("sueca")
+    state = game.new_hand(random.Random(3), dealer=0)
+    obs = state.observation(state.current_player)
+    agent = agents.make("ismcts:iterations=300,prune=test-lowest-two,sim=test-counting", game)
+    result, root = run_ismcts(obs, random.Random(1), agent.conf, None)
+    assert set(root.children) == set(sorted(obs.legal_moves())[:2])
+    assert result.iterations == 300 and calls["rollout"] >= 250 and calls["prune"] >= 300
+    assert agent.choose(obs, random.Random(2)) in sorted(obs.legal_moves())[:2]
+    with pytest.raises(VariantError, match="test-counting"):
+        agents.make("ismcts:sim=no-such-policy", game)
+    with pytest.raises(VariantError, match="test-lowest-two"):
+        agents.make("ismcts:prune=no-such-pruner", game)

@@ -14,6 +14,12 @@ The search itself never special-cases a game. A game (or the module of its rule-
 * transposition keys: ``register_transposition_key(game, fn)`` with ``fn(state, observer) -> hashable``
   naming the (abstracted) information set of ``observer`` (seeds/001 4.1); used with ``transpositions=true``.
 * score spans: ``register_score_span(game, points)`` for the SD/score rewards' scaling.
+* rollouts: ``register_rollout(game, name, fn)`` with ``fn(state, rng) -> None`` playing a state to the
+  end in place (an inlined simulation policy, faster than a per-move policy); ``sim=NAME`` looks for a
+  rollout of that name first, then for a per-move policy.
+* move pruners: ``register_pruner(game, name, fn)`` with ``fn(state, moves) -> moves`` returning a
+  non-empty subset of the legal moves in a stable order (seeds/004 4.4 heuristic move pruning); used with
+  ``prune=NAME`` at every node of the search tree.
 """
 
 from __future__ import annotations
@@ -28,11 +34,15 @@ PolicyFn = Callable[[GameState, random.Random], int]
 BiasFn = Callable[[Any], Any]
 HandlerFn = Callable[[GameState, int], Hashable]
 KeyFn = Callable[[GameState, int], Hashable]
+RolloutFn = Callable[[GameState, random.Random], None]
+PrunerFn = Callable[[GameState, list[int]], list[int]]
 
 _policies: dict[tuple[str, str], PolicyFn] = {}
 _biases: dict[tuple[str, str], BiasFn] = {}
 _handlers: dict[tuple[str, str], HandlerFn] = {}
 _keys: dict[str, KeyFn] = {}
+_rollouts: dict[tuple[str, str], RolloutFn] = {}
+_pruners: dict[tuple[str, str], PrunerFn] = {}
 _resolvers: dict[tuple[str, str], Callable[[GameState, list[int], random.Random], int]] = {}
 _spans: dict[str, float] = {"sueca": 120.0, "bisca": 120.0, "briscola": 120.0, "hearts": 26.0}
 _loaded: set[str] = set()
@@ -112,8 +122,35 @@ def policy(game: str, name: str) -> PolicyFn:
 
 
 def policies(game: str) -> list[str]:
+    """Names usable as ``sim=`` for ``game``: per-move policies and whole-playout rollouts."""
     _load_providers(game)
-    return sorted(n for g, n in _policies if g == game)
+    return sorted({n for g, n in _policies if g == game} | {n for g, n in _rollouts if g == game})
+
+
+def register_rollout(game: str, name: str, fn: RolloutFn) -> None:
+    """Register ``fn(state, rng)`` that plays ``state`` to the end in place (a fast simulation policy)."""
+    _rollouts[(game, name)] = fn
+
+
+def register_pruner(game: str, name: str, fn: PrunerFn) -> None:
+    """Register ``fn(state, moves) -> non-empty subset of moves`` for heuristic move pruning in the tree."""
+    _pruners[(game, name)] = fn
+
+
+def pruner(game: str, name: str) -> PrunerFn:
+    return _lookup(_pruners, game, name, "move pruner")
+
+
+def simulation(game: str, name: str) -> tuple[RolloutFn | None, PolicyFn | None]:
+    """``(rollout, None)`` or ``(None, policy)`` for ``sim=name``; VariantError lists the valid names."""
+    _load_providers(game)
+    fn = _rollouts.get((game, name))
+    if fn is not None:
+        return fn, None
+    if (game, name) in _policies:
+        return None, _policies[(game, name)]
+    valid = ["random", "nast"] + policies(game)
+    raise VariantError(f"no simulation policy {name!r} for {game}; available: {', '.join(valid)}")
 
 
 def bias(game: str, name: str) -> BiasFn:

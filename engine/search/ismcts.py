@@ -7,10 +7,11 @@ counts (the subset-armed bandit form: the parent's visit count is replaced by ho
 available), expands one node, simulates to the end and backpropagates each seat's reward to the nodes of
 the moves that seat made. The decision is the root child with the most visits.
 
-Options (all SPEC parameters, see :attr:`ISMCTSAgent.params`): rewards (pwl/wl/sd/score/relative),
-simulation policies (random, NAST n-grams with Gibbs/epsilon-greedy/roulette/UCB1, game heuristics from
-:mod:`engine.search.hooks`), an exact endgame solver, transpositions with a fixed set of determinizations
-(ISMCTS-T, seeds/001 4.3), biased determinization, move handlers, tree reuse and root parallelization.
+Options (all SPEC parameters, see :attr:`ISMCTSAgent.params`): rewards (pwl/wl/sd/score/relative), simulation
+policies (random, NAST n-grams with Gibbs/epsilon-greedy/roulette/UCB1, game heuristics and inlined rollouts
+from :mod:`engine.search.hooks`), heuristic move pruning (seeds/004 4.4), an exact endgame solver,
+transpositions with a fixed set of determinizations (ISMCTS-T, seeds/001 4.3), biased determinization, move
+handlers, tree reuse and root parallelization.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from engine.search.common import (
     NAST_POLICIES,
     Clock,
     exploration,
+    random_rollout,
     reward_vector,
     search_options,
     simulate,
@@ -102,6 +104,7 @@ class _Config:
         self.reuse = bool(cfg["reuse"])
         self.opponents = str(cfg["opponents"])
         self.resolve = str(cfg["resolve"])
+        self.prune = str(cfg["prune"])
 
 
 def _uniform_choice(seq: list[Any], rng: random.Random) -> Any:
@@ -128,8 +131,12 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
     observer = obs.seat
     nast = NAST(conf.nast_n, conf.nast_policy, conf.tau, conf.epsilon, conf.nast_c) if conf.sim == "nast" else None
     heuristic = None
+    rollout = None
     if conf.sim not in ("random", "nast"):
-        heuristic = hooks.policy(game_name, conf.sim)
+        rollout, heuristic = hooks.simulation(game_name, conf.sim)
+    if conf.sim == "random":
+        rollout = random_rollout
+    prune = hooks.pruner(game_name, conf.prune) if conf.prune else None
     track = nast is not None
     opponent_policy = hooks.policy(game_name, conf.opponents) if conf.opponents else None
     resolve = hooks.resolver(game_name, conf.resolve) if conf.resolve else None
@@ -178,6 +185,8 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
                 moves = [opponent_policy(d, rng)]  # GOH: opponents only play the policy's move
             else:
                 moves = d.legal_moves()
+                if prune is not None and len(moves) > 1:
+                    moves = prune(d, moves)
             children = node.children
             if handler is None:
                 keys = moves
@@ -240,7 +249,10 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
             path.append(node)
             depth += 1
         if not d.is_terminal():
-            simulate(d, rng, sim, nast, heuristic, seq)
+            if rollout is not None:
+                rollout(d, rng)
+            else:
+                simulate(d, rng, sim, nast, heuristic, seq)
         rewards = reward_vector(reward_kind, d)
         for n in path:
             n.visits += 1
@@ -304,6 +316,8 @@ class ISMCTSAgent(Agent):
                type=str),
         Option("opponents", "", "in the tree, other seats play only this registered policy's move (seeds/002 "
                "GOH with 'greedy'); '' = every legal move", type=str),
+        Option("prune", "", "heuristic move pruning in the tree: name of a pruner registered for the game "
+               "(seeds/004 4.4, e.g. Pharaoh 'smallest'); '' = every legal move", type=str),
         Option("workers", 1, "root parallelization: independent searches in this many processes, merged "
                "by visit counts", type=int, min=1, max=64),
         Option("reuse", False, "keep the subtree of the moves played since the last decision", type=bool),
@@ -314,7 +328,9 @@ class ISMCTSAgent(Agent):
         self.conf = _Config(game, self.config)
         conf = self.conf
         if conf.sim not in ("random", "nast"):
-            hooks.policy(game.name, conf.sim)  # raises VariantError listing the available ones
+            hooks.simulation(game.name, conf.sim)  # raises VariantError listing the available ones
+        if conf.prune:
+            hooks.pruner(game.name, conf.prune)
         if conf.bias:
             hooks.bias(game.name, conf.bias)
         if conf.handler:
