@@ -167,8 +167,15 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
         move = root_moves.get(ch.key, ch.key if handler is None else None)
         return move, to_rate(reward_kind, ch.total / ch.visits) if ch.visits else None
 
+    pwl = reward_kind == "pwl"
+    inf = math.inf
+    limit = clock.iterations
+    checks = clock.timed or clock.cancel is not None or clock.on_progress is not None
+    reports = clock.on_progress is not None
     i = 0
-    while not clock.done(i):
+    while i < limit:
+        if checks and i and clock.done(i):
+            break
         if fixed_dets:
             d = fixed_dets[int(rand() * len(fixed_dets))].clone()
         else:
@@ -196,15 +203,30 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
                 for m in moves:
                     groups.setdefault(handler(d, m), []).append(m)
                 keys = list(groups)
-            untried = []
+            # One pass: count availability for every existing child, collect the untried keys and,
+            # while none is untried, keep the UCB1 maximum (availability form, seeds/000 Algorithm 3).
+            untried: list[Hashable] | None = None
+            best = None
+            best_k = None
+            best_u = -inf
             for k in keys:
                 ch = children.get(k)
                 if ch is None:
-                    untried.append(k)
-                else:
-                    ch.avail += 1
-            if untried:
-                k = _uniform_choice(untried, rng)
+                    if untried is None:
+                        untried = [k]
+                    else:
+                        untried.append(k)
+                    continue
+                a = ch.avail + 1
+                ch.avail = a
+                if untried is None:
+                    v = ch.visits
+                    # v == 0: a transposition into a node not yet credited (e.g. the root): try it first.
+                    u = ch.total / v + c * sqrt(log(a) / v) if v else inf
+                    if u > best_u:
+                        best_u, best, best_k = u, ch, k
+            if untried is not None:
+                k = untried[int(rand() * len(untried))] if len(untried) > 1 else untried[0]
                 move = k if groups is None else concrete(groups[k])
                 if depth == 0:
                     root_moves.setdefault(k, move)
@@ -227,18 +249,6 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
                 children[k] = child
                 path.append(child)
                 break
-            best = None
-            best_k = None
-            best_u = -math.inf
-            for k in keys:
-                ch = children[k]
-                v = ch.visits
-                if not v:  # a transposition into a node not yet credited (e.g. the root)
-                    best, best_k = ch, k
-                    break
-                u = ch.total / v + c * sqrt(log(ch.avail) / v)
-                if u > best_u:
-                    best_u, best, best_k = u, ch, k
             move = best_k if groups is None else concrete(groups[best_k])
             if depth == 0:
                 root_moves.setdefault(best_k, move)
@@ -248,19 +258,20 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
             node = best
             path.append(node)
             depth += 1
-        if not d.is_terminal():
+        if d.current_player >= 0:
             if rollout is not None:
                 rollout(d, rng)
             else:
                 simulate(d, rng, sim, nast, heuristic, seq)
-        rewards = reward_vector(reward_kind, d)
+        rewards = d.outcomes() if pwl else reward_vector(reward_kind, d)
         for n in path:
             n.visits += 1
             n.total += rewards[n.seat]
         if nast is not None and seq:
             nast.update(seq, rewards)
         i += 1
-        clock.maybe_report(i, best_so_far)
+        if reports and not i & 15:
+            clock.maybe_report(i, best_so_far)
     visits = {k: ch.visits for k, ch in root.children.items()}
     totals = {k: ch.total for k, ch in root.children.items()}
     move, rate = best_so_far()
