@@ -35,6 +35,13 @@ class DealSampler:
         self.unknown = obs.unknown
         self.cards = bits(obs.unknown)
         self.plan = [(s.count, s.allowed | ~obs.unknown) for s in obs.slots]
+        by_size = sorted(range(len(self.plan)), key=lambda k: self.plan[k][0])
+        if by_size and sum(count for count, _a in self.plan) == len(self.cards):
+            self.last = by_size[-1]  # takes whatever the other slots leave
+            self.order = by_size[:-1]
+        else:  # some unknown cards stay out of every slot: draw every slot
+            self.last = -1
+            self.order = by_size
         self.free = all(s.allowed & obs.unknown == obs.unknown for s in obs.slots)
         self.rejection = True
         self.attempts = 0
@@ -47,25 +54,37 @@ class DealSampler:
         if self.rejection:
             cards = self.cards
             plan = self.plan
+            order = self.order
+            unknown = self.unknown
             rand = rng.random
-            top = range(len(cards) - 1, 0, -1)
+            top = len(cards) - 1
             for _ in range(self.TRIES):
+                # Partial Fisher-Yates: draw each slot's cards (largest slot last) from the end of the deck;
+                # the last slot gets what is left. Every partition is equally likely.
                 deck = cards[:]
-                for i in top:  # Fisher-Yates with rng.random(): one C call per card
-                    j = int(rand() * (i + 1))
-                    deck[i], deck[j] = deck[j], deck[i]
-                out = []
-                pos = 0
+                out = [0] * len(plan)
+                i = top
+                taken = 0
                 ok = True
-                for count, allowed in plan:
+                for idx in order:
+                    count, allowed = plan[idx]
                     m = 0
-                    for c in deck[pos:pos + count]:
-                        m |= 1 << c
+                    for _k in range(count):
+                        j = int(rand() * (i + 1))
+                        m |= 1 << deck[j]
+                        deck[j] = deck[i]
+                        i -= 1
                     if m & ~allowed:
                         ok = False
                         break
-                    out.append(m)
-                    pos += count
+                    out[idx] = m
+                    taken |= m
+                if ok and self.last >= 0:
+                    m = unknown & ~taken
+                    if m & ~plan[self.last][1]:
+                        ok = False
+                    else:
+                        out[self.last] = m
                 self.attempts += 1
                 if ok:
                     self.accepted += 1
