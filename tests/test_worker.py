@@ -122,3 +122,61 @@ def test_shutdown_is_idempotent() -> None:
     w.shutdown()
     with pytest.raises(RuntimeError):
         w.request(_request("random")[0])
+
+
+def _descendants(pid: int) -> set[int]:
+    """Live descendants of ``pid`` (Linux /proc scan)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="utf-8") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":
+                parents[int(entry)] = int(fields[1])
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {p for p, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def test_worker_runs_parallel_agents_with_progress_and_cancel(worker: MoveWorker) -> None:
+    req, legal = _request("ismcts:iterations=600,workers=2")
+    rid = worker.request(req)
+    events = _wait(worker)
+    done = [e for e in events if isinstance(e, WorkerDone)]
+    assert len(done) == 1 and done[0].request_id == rid and done[0].iterations == 600
+    assert done[0].move == choose_move(req)  # same seed and workers: the same move in or out of the worker
+    assert any(isinstance(e, WorkerProgress) for e in events)
+    long_req, _ = _request("ismcts:iterations=10000000,workers=2")
+    worker.request(long_req)
+    while not any(isinstance(e, WorkerProgress) and e.iterations > 0 for e in worker.poll()):
+        time.sleep(0.01)
+    worker.cancel()  # the next request is only served once every share of this one has stopped
+    req2, _ = _request("ismcts:iterations=40,workers=2", seed=9)
+    rid2 = worker.request(req2)
+    events = _wait(worker)
+    assert [(e.request_id, e.move) for e in events if isinstance(e, WorkerDone)] == [(rid2, choose_move(req2))]
+
+
+def test_killed_worker_takes_its_parallel_helpers_down(worker: MoveWorker) -> None:
+    req, legal = _request("ismcts:iterations=10000000,workers=2")
+    worker.request(req)
+    while not any(isinstance(e, WorkerProgress) and e.iterations > 0 for e in worker.poll()):
+        time.sleep(0.01)
+    pid = worker.pid
+    assert pid is not None
+    helpers = _descendants(pid)
+    assert helpers  # the search process started its helper process(es)
+    os.kill(pid, signal.SIGKILL)
+    events = _wait(worker)
+    failed = [e for e in events if isinstance(e, WorkerFailed)]
+    assert len(failed) == 1 and failed[0].fallback_move in legal
+    end = time.monotonic() + 30.0  # safety net only: orphaned helpers notice their parent is gone
+    while helpers & _descendants(os.getpid()) and time.monotonic() < end:
+        time.sleep(0.02)
+    assert not helpers & _descendants(os.getpid())

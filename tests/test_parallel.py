@@ -1,0 +1,130 @@
+"""Root parallelization (ismcts workers=N): exact split, determinism, progress, cancel, a killed helper."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import threading
+
+import pytest
+
+from engine import agents, registry
+from engine.agents.base import Budget, Progress
+from engine.bench import first_decision
+from engine.game import Game
+from engine.observation import Observation
+from engine.search import parallel
+from engine.search.ismcts import _Config, run_ismcts
+
+
+def _position(index: int = 0) -> tuple[Game, Observation, list[int]]:
+    game = registry.create("sueca")
+    state = first_decision(game, 1, index)
+    return game, state.observation(state.current_player), state.legal_moves()
+
+
+def _config(game: Game, spec: str) -> dict:
+    return dict(agents.make(spec, game).config)
+
+
+def test_split_iterations_is_exact() -> None:
+    assert parallel.split_iterations(10, 3) == [4, 3, 3]
+    assert parallel.split_iterations(1, 2) == [1, 0]
+    assert parallel.split_iterations(0, 4) == [0, 0, 0, 0]
+    for total in (1, 7, 999, 10_000):
+        for n in (1, 2, 3, 8):
+            parts = parallel.split_iterations(total, n)
+            assert sum(parts) == total and len(parts) == n and max(parts) - min(parts) <= 1
+
+
+def test_merged_result_is_the_sum_of_the_serial_shares() -> None:
+    game, obs, _legal = _position()
+    config = _config(game, "ismcts:iterations=901,workers=3")
+    result = parallel.parallel_root_visits(game, config, obs, random.Random(11), None)
+    rng = random.Random(11)
+    seeds = [rng.getrandbits(63) for _ in range(3)]
+    conf = _Config(game, dict(config, workers=1))
+    visits: dict = {}
+    totals: dict = {}
+    for seed, share in zip(seeds, [301, 300, 300], strict=True):
+        part, _root = run_ismcts(obs, random.Random(seed), conf, Budget(iterations=share))
+        assert part.iterations == share
+        for k, v in part.visits.items():
+            visits[k] = visits.get(k, 0) + v
+            totals[k] = totals.get(k, 0.0) + part.totals[k]
+    assert result.iterations == 901 and result.visits == visits
+    assert result.totals == pytest.approx(totals, abs=1e-9)
+    assert [s["iterations"] for s in parallel.last_stats()["shares"]] == [301, 300, 300]
+
+
+def test_same_seed_and_workers_give_the_same_move() -> None:
+    game, obs, legal = _position(1)
+    moves = {agents.make("ismcts:iterations=400,workers=2", game).choose(obs, random.Random(4)) for _ in range(2)}
+    assert len(moves) == 1 and moves <= set(legal)
+
+
+def test_progress_is_aggregated_over_the_workers() -> None:
+    game, obs, legal = _position(2)
+    reports: list[Progress] = []
+    agent = agents.make("ismcts:iterations=3000,workers=2", game)
+    move = agent.choose(obs, random.Random(2), Budget(on_progress=reports.append))
+    assert len(reports) >= 2
+    counts = [p.iterations for p in reports]
+    assert counts == sorted(counts) and counts[-1] == 3000  # both shares counted
+    assert reports[-1].best_move == move and move in legal
+    assert all(p.best_move in legal and 0.0 <= p.win_rate <= 1.0 for p in reports if p.best_move is not None)
+
+
+def test_cancel_stops_every_worker_promptly() -> None:
+    game, obs, legal = _position(0)
+    cancel = threading.Event()
+    reports: list[Progress] = []
+
+    def on_progress(p: Progress) -> None:
+        reports.append(p)
+        cancel.set()
+
+    agent = agents.make("ismcts:iterations=10000000,workers=2", game)
+    move = agent.choose(obs, random.Random(3), Budget(cancel=cancel, on_progress=on_progress))
+    assert move in legal
+    stats = parallel.last_stats()
+    assert stats["iterations"] < 100_000 and reports[-1].iterations == stats["iterations"]
+    helper = stats["shares"][1]
+    assert helper["error"] is None and helper["iterations"] < helper["budget"] // 50
+    again = agents.make("ismcts:iterations=200,workers=2", game).choose(obs, random.Random(3))
+    assert again in legal  # the pool is usable after a cancel
+
+
+def test_time_budget_runs_every_share() -> None:
+    game, obs, legal = _position(1)
+    agent = agents.make("ismcts:iterations=0,seconds=0.2,workers=2", game)
+    assert agent.choose(obs, random.Random(8)) in legal
+    shares = parallel.last_stats()["shares"]
+    assert [s["budget"] for s in shares] == [0, 0]
+    assert all(s["iterations"] > 0 and s["error"] is None for s in shares)
+
+
+def test_a_killed_helper_is_survived_and_its_share_rerun() -> None:
+    game, obs, legal = _position(3)
+    spec = "ismcts:iterations=1200,workers=2"
+    expected = agents.make(spec, game).choose(obs, random.Random(6))  # also leaves one idle helper
+    pids = parallel.pool_pids()
+    assert pids
+    victim = pids[-1]  # _acquire takes the last idle helper
+    os.kill(victim, signal.SIGSTOP)  # it cannot finish its share before it is killed
+
+    killed: list[int] = []
+
+    def kill_once(p: Progress) -> None:
+        if not killed:
+            killed.append(victim)
+            os.kill(victim, signal.SIGKILL)
+
+    with pytest.warns(RuntimeWarning, match="share 1 lost"):
+        move = agents.make(spec, game).choose(obs, random.Random(6), Budget(on_progress=kill_once))
+    assert killed and move == expected  # the lost share was re-run here: the same deterministic move
+    share = parallel.last_stats()["shares"][1]
+    assert share["rerun"] and "died" in share["error"] and share["iterations"] == 600
+    assert agents.make(spec, game).choose(obs, random.Random(6)) == expected
+    assert victim not in parallel.pool_pids()
