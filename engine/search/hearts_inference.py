@@ -1,0 +1,187 @@
+"""Inference for biased determinization in Hearts (ISMCTS-TI, seeds/001 chapter 5; seeds/002 5.6).
+
+:func:`hearts_belief` turns one seat's observation into a belief matrix (hidden slots x 52 cards) for
+:func:`engine.determinize.sample_assignment`, registered as the Hearts bias ``inference``: use it with
+``ismcts:bias=inference`` (ISMCTS-TI = ``ismcts:reward=relative,transpositions=true,dets=1000,bias=inference``).
+
+seeds/001 (ch. 5) reduces a hand to which of the three "special" spades (Q, K, A) each player holds and
+reads those features from an abstraction of that player's own plays: chances to get rid of the Q/K/A of
+spades without risk that were not taken, the K/A of spades played while the queen could still fall on
+them, leads of low spades (flushing the queen out), all of it only while the queen is still in play.
+seeds/001 turns such histories into probabilities with counts from 9,000 self-play games; we have no such
+data set, so every observed signal here multiplies the chance that the player holds a card by a fixed
+hand-set likelihood ratio (:data:`FACTORS`), in the spirit of the rule-based card guessing of seeds/002
+5.6. One signal is added for the other cards: a player who follows suit and overtakes a trick that already
+holds penalty points probably had no lower card of that suit to duck with.
+
+The weights are then scaled (iterative proportional fitting) so that every unknown card's column is a
+probability distribution over the slots and every row adds up to about the slot's card count; a small
+share of the uniform possibility matrix is mixed in (seeds/001 5.4 keeps part of its samples uniform), so
+every deal consistent with the rules keeps a non-zero chance. Cards the observer sees, knows or has seen
+played get 0 in every row, and so do cards a slot cannot hold (voids, known passes). The function reads
+the observation only, so it is as fair as the observation itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from engine.cards import FRENCH52
+from engine.games.hearts import HEART_MASK, QUEEN_SPADES, SPADES
+from engine.games.tricks import PASS_FLAG
+from engine.observation import Observation
+from engine.search import hooks
+
+__all__ = ["FACTORS", "hearts_belief", "seat_weights"]
+
+KING_SPADES = FRENCH52.parse("KS")
+ACE_SPADES = FRENCH52.parse("AS")
+POINT_CARDS = HEART_MASK | 1 << QUEEN_SPADES
+
+FACTORS: dict[str, float] = {
+    # seeds/001 5.2 property 1: a safe chance to shed the Q of spades was not taken.
+    "queen_kept_on_discard": 0.25,
+    "queen_kept_under_higher_spade": 0.25,
+    # seeds/001 5.2 properties 2 and 3: a safe chance to shed the K/A of spades was not taken.
+    "high_spade_kept_on_discard": 0.6,
+    "king_kept_under_ace": 0.5,
+    "high_spade_kept_last_to_play": 0.6,
+    # seeds/001 5.2 properties 5 and 6: K/A of spades played while the queen could still fall on it
+    # (leading it counts too): the player does not fear the queen, it probably holds it.
+    "risky_high_spade": 3.0,
+    # seeds/001 5.2 property 9: a low spade led while the queen is out - flushing the queen.
+    "low_spade_lead": 0.5,
+    # "Who avoided taking points": overtaking a trick with points in it while following suit.
+    "no_lower_card_last": 0.3,
+    "no_lower_card": 0.6,
+}
+"""Likelihood ratio applied per observation of each signal (hand-set; seeds/001 learnt them offline)."""
+
+UNIFORM_SHARE = 0.05
+"""Share of the uniform possibility matrix mixed into the beliefs (seeds/001 5.4: 5% random samples)."""
+
+FIT_ROUNDS = 30
+
+
+def _rank_higher(card: int, other: int) -> bool:
+    """Whether ``card`` beats ``other`` of the same suit (suit-major order, 2 low ... A high)."""
+    return card % 13 > other % 13
+
+
+def seat_weights(obs: Observation) -> np.ndarray:
+    """Per seat and card, the product of the likelihood ratios of every signal in that seat's plays.
+
+    Returns an array (4 x 52) of positive floats, 1.0 where nothing was observed. Only play moves are read
+    (passes are hidden), and the observer's own plays are skipped.
+    """
+    state = obs.state
+    g = state.game
+    suit_of = g.suit_of
+    size = g.deck.size
+    w = np.ones((4, size))
+    f = FACTORS
+    played = 0  # cards played before the current move
+    trick: list[int] = []
+    first_trick = True
+    for seat, move in state.history:
+        if move < 0 or move & PASS_FLAG:
+            continue  # a pass (hidden or the observer's own)
+        card = move
+        bit = 1 << card
+        if seat != obs.seat:
+            queen_out = not (played >> QUEEN_SPADES & 1)  # the queen is still in the game
+            in_trick = 0
+            for c in trick:
+                in_trick |= 1 << c
+            if trick:
+                led = suit_of[trick[0]]
+                best = max((c for c in trick if suit_of[c] == led), key=lambda c: c % 13)
+                if suit_of[card] != led:
+                    # A discard (void in the led suit): shedding a dangerous spade here is free.
+                    if queen_out and not first_trick:
+                        if card != QUEEN_SPADES:
+                            w[seat, QUEEN_SPADES] *= f["queen_kept_on_discard"]
+                        for high in (KING_SPADES, ACE_SPADES):
+                            if card != high and not played >> high & 1:
+                                w[seat, high] *= f["high_spade_kept_on_discard"]
+                else:
+                    if led == SPADES and queen_out:
+                        higher_in_trick = in_trick & (1 << KING_SPADES | 1 << ACE_SPADES)
+                        if higher_in_trick and card != QUEEN_SPADES:
+                            w[seat, QUEEN_SPADES] *= f["queen_kept_under_higher_spade"]
+                        if (in_trick >> ACE_SPADES & 1 and card != KING_SPADES
+                                and not played >> KING_SPADES & 1):
+                            w[seat, KING_SPADES] *= f["king_kept_under_ace"]
+                        if len(trick) == 3 and not in_trick >> QUEEN_SPADES & 1 and card < QUEEN_SPADES:
+                            for high in (KING_SPADES, ACE_SPADES):
+                                if not played >> high & 1 and _rank_higher(high, best):
+                                    w[seat, high] *= f["high_spade_kept_last_to_play"]
+                        if (card in (KING_SPADES, ACE_SPADES) and _rank_higher(card, best)
+                                and len(trick) < 3 and not in_trick >> QUEEN_SPADES & 1):
+                            w[seat, QUEEN_SPADES] *= f["risky_high_spade"]
+                    if in_trick & POINT_CARDS and _rank_higher(card, best):
+                        # Overtook a trick holding points: probably had nothing lower in the suit.
+                        ratio = f["no_lower_card_last"] if len(trick) == 3 else f["no_lower_card"]
+                        base = led * 13
+                        for r in range(best % 13):
+                            if not (played | bit) >> (base + r) & 1:
+                                w[seat, base + r] *= ratio
+            elif suit_of[card] == SPADES and queen_out:
+                if card in (KING_SPADES, ACE_SPADES):
+                    w[seat, QUEEN_SPADES] *= f["risky_high_spade"]
+                elif card != QUEEN_SPADES:
+                    w[seat, QUEEN_SPADES] *= f["low_spade_lead"]
+        played |= bit
+        trick.append(card)
+        if len(trick) == 4:
+            trick = []
+            first_trick = False
+    return w
+
+
+def _fit(matrix: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Scale rows to ``counts`` and columns to 1 alternately; ends with exact column sums of 1."""
+    m = matrix
+    for _ in range(FIT_ROUNDS):
+        rows = m.sum(axis=1)
+        m = m * np.where(rows > 0, counts / np.where(rows > 0, rows, 1.0), 0.0)[:, None]
+        cols = m.sum(axis=0)
+        m = m / np.where(cols > 0, cols, 1.0)[None, :]
+    return m
+
+
+def hearts_belief(obs: Observation) -> np.ndarray:
+    """Belief matrix (slots x 52) for ``obs``: column = who may hold that unknown card, each column of an
+    unknown card sums to 1, every other column is 0, and cells a slot cannot hold are 0."""
+    g = obs.state.game
+    size = g.deck.size
+    slots = obs.slots
+    out = np.zeros((len(slots), size))
+    if not slots:
+        return out
+    unknown = [c for c in range(size) if obs.unknown >> c & 1]
+    possible = np.zeros((len(slots), len(unknown)))
+    for i, slot in enumerate(slots):
+        for j, c in enumerate(unknown):
+            if slot.allowed >> c & 1:
+                possible[i, j] = 1.0
+    counts = np.array([float(s.count) for s in slots])
+    weights = seat_weights(obs)
+    liked = possible.copy()
+    for i, slot in enumerate(slots):
+        if slot.name.startswith("hand") and 0 <= slot.owner < 4:
+            liked[i] *= weights[slot.owner, unknown]
+    belief = (1.0 - UNIFORM_SHARE) * _fit(liked, counts) + UNIFORM_SHARE * _fit(possible, counts)
+    cols = belief.sum(axis=0)
+    belief = belief / np.where(cols > 0, cols, 1.0)[None, :]
+    out[:, unknown] = belief
+    return out
+
+
+def _register(*_args: Any) -> None:
+    hooks.register_bias("hearts", "inference", hearts_belief)
+
+
+_register()

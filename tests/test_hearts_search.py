@@ -1,0 +1,173 @@
+"""Hearts search parts: the inference belief matrix (ISMCTS-TI), the abstraction key and the cheating UCT."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from engine import agents, registry
+from engine.cards import FRENCH52, popcount
+from engine.determinize import determinize, sample_assignment
+from engine.games.hearts import Hearts, HeartsState
+from engine.search import hearts_inference, hooks
+from engine.search.hearts_inference import hearts_belief
+
+D = FRENCH52
+QS = D.parse("QS")
+
+DEAL = [
+    "2C 3C 4C 5S 6S 2D 3D 4D 5D 6D 2H 3H 4H",   # seat 0: the observer
+    "AC KS 7S 8S 7D 8D 9D TD 5H 6H 7H 8H 9H",   # seat 1: wins the first trick, leads the K of spades
+    "5C 6C 9S 2S JD QD KD AD TH JH QH KH AH",   # seat 2
+    "7C 8C 9C TC JC QC KC 3S 4S TS JS QS AS",   # seat 3: holds the queen, void in hearts and diamonds
+]
+
+
+def make_state(moves: str = "") -> HeartsState:
+    state = HeartsState(Hearts({"passing": "none", "target": 0}), [D.parse_set(h) for h in DEAL], 3, 0)
+    for token in filter(None, moves.split(",")):
+        state.apply(state.parse_move(token))
+    return state
+
+
+def row_of(obs, seat: int) -> int:
+    return next(i for i, s in enumerate(obs.slots) if s.owner == seat and s.name.startswith("hand"))
+
+
+def neutral_belief(obs, monkeypatch: pytest.MonkeyPatch) -> np.ndarray:
+    """The belief with every likelihood ratio set to 1 (the uniform prior of the same observation)."""
+    with monkeypatch.context() as m:
+        for key in hearts_inference.FACTORS:
+            m.setitem(hearts_inference.FACTORS, key, 1.0)
+        return hearts_belief(obs)
+
+
+def check_matrix(obs, b: np.ndarray) -> None:
+    assert b.shape == (len(obs.slots), 52)
+    assert (b >= 0).all()
+    for c in range(52):
+        col = b[:, c]
+        if obs.unknown >> c & 1:
+            assert col.sum() == pytest.approx(1.0, abs=1e-9)
+        else:
+            assert not col.any(), D.text(c)  # seen, played or own cards: no slot holds them
+        for i, slot in enumerate(obs.slots):
+            if not slot.allowed >> c & 1:
+                assert col[i] == 0.0, (slot.name, D.text(c))
+    # Rows add up to about the slot's card count (fitted).
+    for i, slot in enumerate(obs.slots):
+        assert b[i].sum() == pytest.approx(slot.count, rel=0.05)
+
+
+def test_belief_respects_hard_constraints_and_is_normalized() -> None:
+    state = make_state("2C,AC,5C,7C,KS,9S,3S,5S,7D,JD,8C,2D")
+    obs = state.observation(0)
+    b = hearts_belief(obs)
+    check_matrix(obs, b)
+    seat3 = row_of(obs, 3)
+    for c in D.parse_list("3H 4D 5H 9D TD QD AH"):  # seat 3 is void in diamonds (and shows no hearts yet)
+        if D.suit_of(c) == 1:
+            assert b[seat3, c] == 0.0
+    for c in D.parse_list("2C AC 5C 7C KS 9S 3S 5S 7D JD 8C 2D 3C 6S 2H"):  # played or the observer's
+        assert not b[:, c].any()
+
+
+def test_risky_king_of_spades_raises_the_queen_and_a_kept_queen_lowers_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = make_state("2C,AC,5C,7C,KS")  # seat 1 leads the K of spades while the queen is out
+    obs = state.observation(0)
+    b, u = hearts_belief(obs), neutral_belief(obs, monkeypatch)
+    r1, r2, r3 = row_of(obs, 1), row_of(obs, 2), row_of(obs, 3)
+    assert b[r1, QS] > u[r1, QS] + 0.15
+    assert b[r1, QS] > max(b[r2, QS], b[r3, QS])
+    state.apply(state.parse_move("9S"))  # seat 2 could drop the queen under the king: it did not
+    obs2 = state.observation(0)
+    b2, u2 = hearts_belief(obs2), neutral_belief(obs2, monkeypatch)
+    assert b2[r2, QS] < u2[r2, QS] - 0.1
+    assert b2[r2, QS] < b[r2, QS]
+
+
+def test_discard_without_the_queen_lowers_it() -> None:
+    state = make_state("2C,AC,5C,7C,KS,9S,3S,5S,7D,JD")
+    before = hearts_belief(state.observation(0))
+    state.apply(state.parse_move("8C"))  # seat 3, void in diamonds, discards a club, keeps the queen
+    obs = state.observation(0)
+    after = hearts_belief(obs)
+    r3 = row_of(obs, 3)
+    assert after[r3, QS] < 0.8 * before[r3, QS]
+
+
+# Seat 3 is void in diamonds; seat 1 wins the first trick with the K of clubs and leads the 5 of diamonds.
+DEAL_B = [
+    "2C 3D KD 4S 5S 6S 7S 8S 9S TS JS 2H 3H",
+    "KC 5D 6D 8D 9D TD 4H 5H 6H 7H 8H TH JH",
+    "3C 7D 2D 4D JD QD AD QH KH AH 2S 3S QS",   # seat 2: the observer
+    "4C 5C 6C 7C 8C 9C TC JC QC AC KS AS 9H",
+]
+
+
+@pytest.mark.parametrize(("last_card", "signal"), [("KD", True), ("3D", False)])
+def test_overtaking_a_trick_with_points_makes_lower_cards_unlikely(
+        monkeypatch: pytest.MonkeyPatch, last_card: str, signal: bool) -> None:
+    state = HeartsState(Hearts({"passing": "none", "target": 0}), [D.parse_set(h) for h in DEAL_B], 3, 0)
+    for token in "2C,KC,3C,4C,5D,7D,9H".split(","):  # seat 3 sheds the 9 of hearts into the trick
+        state.apply(state.parse_move(token))
+    state.apply(state.parse_move(last_card))  # seat 0, last: overtakes (KD) or ducks (3D)
+    obs = state.observation(2)
+    b, u = hearts_belief(obs), neutral_belief(obs, monkeypatch)
+    r0 = row_of(obs, 0)
+    check_matrix(obs, b)
+    low = D.parse("6D")  # below the 7D it could have ducked under, unknown to seat 2
+    if signal:
+        assert b[r0, low] < 0.6 * u[r0, low]
+    else:
+        assert b[r0, low] == pytest.approx(u[r0, low], rel=0.05)
+
+
+def test_belief_is_fair_two_deals_with_equal_observations_give_equal_matrices() -> None:
+    game = registry.create("hearts", {"passing": "none", "target": 0})
+    rng = random.Random(7)
+    state = game.new_hand(rng, dealer=3)
+    players = [agents.make("heuristic", game) for _ in range(4)]
+    for _ in range(23):
+        state.do(players[state.current_player].choose(state.observation(state.current_player), rng))
+    obs = state.observation(0)
+    base = hearts_belief(obs)
+    others = [determinize(obs, random.Random(seed)) for seed in (1, 2)]
+    assert others[0].hands != others[1].hands  # really different hidden cards
+    for full in others:
+        assert np.array_equal(hearts_belief(full.observation(0)), base)
+    assert np.array_equal(hearts_belief(state.observation(0)), base)
+
+
+def test_biased_sampling_is_legal_and_follows_the_belief() -> None:
+    state = make_state("2C,AC,5C,7C,KS")
+    obs = state.observation(0)
+    b = hearts_belief(obs)
+    r1 = row_of(obs, 1)
+    rng = random.Random(3)
+    hits_biased = hits_uniform = 0
+    n = 300
+    for _ in range(n):
+        biased = sample_assignment(obs, rng, b)
+        uniform = sample_assignment(obs, rng)
+        for out in (biased, uniform):
+            for slot, cards in zip(obs.slots, out, strict=True):
+                assert popcount(cards) == slot.count and cards & ~slot.allowed == 0
+        hits_biased += biased[r1] >> QS & 1
+        hits_uniform += uniform[r1] >> QS & 1
+    assert hits_biased > hits_uniform + 40  # about 0.55 vs 0.31 of the deals
+
+
+def test_ismcts_ti_spec_plays_legal_moves() -> None:
+    game = registry.create("hearts", {"passing": "none", "target": 0})
+    assert hooks.bias("hearts", "inference") is hearts_belief
+    state = make_state("2C,AC,5C,7C,KS")
+    rng = random.Random(5)
+    for spec in ("ismcts:iterations=60,bias=inference",
+                 "ismcts:iterations=60,reward=relative,transpositions=true,dets=20,bias=inference"):
+        agent = agents.make(spec, game)
+        seat = state.current_player
+        move = agent.choose(state.observation(seat), rng)
+        assert move in state.legal_moves()
