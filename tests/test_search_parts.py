@@ -207,3 +207,26 @@ def test_sampler_is_exactly_uniform_over_constrained_deals() -> None:
     expected = n / 36
     chi2 = sum((k - expected) ** 2 / expected for k in counts.values())
     assert chi2 < 66.6
+
+
+def test_beam_search_keeps_at_most_width_nodes_per_pruned_depth() -> None:
+    """beam_width=W, beam_limit=L: after k*L iterations depth k holds at most W nodes, for good."""
+    from engine import agents
+    from engine.search.ismcts import run_ismcts
+
+    game = registry.create("sueca")
+    state = game.new_hand(random.Random(4), dealer=0)
+    obs = state.observation(state.current_player)
+    agent = agents.make("ismcts:iterations=400,beam_width=2,beam_limit=100", game)
+    result, root = run_ismcts(obs, random.Random(1), agent.conf, None)
+    assert result.iterations == 400
+    level = [root]
+    for depth in range(1, 5):  # depths 1..4 were pruned after 100, 200, 300, 400 iterations
+        level = [ch for n in level for ch in n.children.values()]
+        assert 1 <= len(level) <= 2, depth
+    assert len(root.children) == 2
+    # Every iteration after the first pruning (at 100) went through one of the two kept root children.
+    assert 300 < sum(ch.visits for ch in root.children.values()) < 400
+    assert agent.choose(obs, random.Random(1)) in root.children
+    plain, _ = run_ismcts(obs, random.Random(1), agents.make("ismcts:iterations=400", game).conf, None)
+    assert len(plain.visits) == len(obs.legal_moves()) > 2

@@ -9,7 +9,7 @@ the moves that seat made. The decision is the root child with the most visits.
 
 Options (all SPEC parameters, see :attr:`ISMCTSAgent.params`): rewards (pwl/wl/sd/score/relative), simulation
 policies (random, NAST n-grams with Gibbs/epsilon-greedy/roulette/UCB1, game heuristics and inlined rollouts
-from :mod:`engine.search.hooks`), heuristic move pruning (seeds/004 4.4), an exact endgame solver,
+from :mod:`engine.search.hooks`), heuristic move pruning and beam search (seeds/004 4.4), an exact endgame solver,
 transpositions with a fixed set of determinizations (ISMCTS-T, seeds/001 4.3), biased determinization, move
 handlers, tree reuse and root parallelization.
 """
@@ -38,7 +38,7 @@ from engine.search.common import (
 )
 from engine.search.sampler import DealSampler
 
-__all__ = ["ISMCTSAgent", "Node", "SearchResult", "run_ismcts"]
+__all__ = ["ISMCTSAgent", "Node", "SearchResult", "prune_depth", "run_ismcts"]
 
 ENDGAME_MAX_CARDS = 14
 """The endgame solver is tried only when at most this many cards are left to play (trick-taking games)."""
@@ -47,7 +47,7 @@ ENDGAME_MAX_CARDS = 14
 class Node:
     """A tree node: the move (or move-handler key) that leads here and who made it, with statistics."""
 
-    __slots__ = ("key", "seat", "parent", "children", "visits", "total", "avail")
+    __slots__ = ("key", "seat", "parent", "children", "visits", "total", "avail", "closed")
 
     def __init__(self, key: Hashable, seat: int, parent: Node | None) -> None:
         self.key = key
@@ -57,6 +57,7 @@ class Node:
         self.visits = 0
         self.total = 0.0
         self.avail = 1
+        self.closed = False  # beam search: no new children (the level below was pruned)
 
 
 class SearchResult:
@@ -105,6 +106,8 @@ class _Config:
         self.opponents = str(cfg["opponents"])
         self.resolve = str(cfg["resolve"])
         self.prune = str(cfg["prune"])
+        self.beam_width = int(cfg["beam_width"])
+        self.beam_limit = int(cfg["beam_limit"])
 
 
 def _uniform_choice(seq: list[Any], rng: random.Random) -> Any:
@@ -168,6 +171,9 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
         return move, to_rate(reward_kind, ch.total / ch.visits) if ch.visits else None
 
     pwl = reward_kind == "pwl"
+    beam_width = conf.beam_width
+    beam_depth = 1
+    next_beam = conf.beam_limit if beam_width > 0 else -1
     inf = math.inf
     limit = clock.iterations
     checks = clock.timed or clock.cancel is not None or clock.on_progress is not None
@@ -225,6 +231,18 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
                     u = ch.total / v + c * sqrt(log(a) / v) if v else inf
                     if u > best_u:
                         best_u, best, best_k = u, ch, k
+            if untried is not None and node.closed:  # beam search: choose among the kept children only
+                untried = None
+                best_u = -inf
+                for k in keys:
+                    ch = children.get(k)
+                    if ch is not None:
+                        v = ch.visits
+                        u = ch.total / v + c * sqrt(log(ch.avail) / v) if v else inf
+                        if u > best_u:
+                            best_u, best, best_k = u, ch, k
+                if best is None:
+                    break  # every move available here was pruned: simulate from this node
             if untried is not None:
                 k = untried[int(rand() * len(untried))] if len(untried) > 1 else untried[0]
                 move = k if groups is None else concrete(groups[k])
@@ -270,6 +288,10 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
         if nast is not None and seq:
             nast.update(seq, rewards)
         i += 1
+        if i == next_beam:
+            prune_depth(root, beam_depth, beam_width)
+            beam_depth += 1
+            next_beam += conf.beam_limit
         if reports and not i & 15:
             clock.maybe_report(i, best_so_far)
     visits = {k: ch.visits for k, ch in root.children.items()}
@@ -277,6 +299,23 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
     move, rate = best_so_far()
     clock.final_report(i, move, rate)
     return SearchResult(visits, totals, i, root_moves), root
+
+
+def prune_depth(root: Node, depth: int, width: int) -> None:
+    """Beam search step (seeds/004 4.4): keep the ``width`` most visited nodes at ``depth`` below ``root``
+    (root = depth 0) and remove the others with their subtrees; the nodes one level up get no new children
+    from now on, so the level stays within the beam."""
+    parents = [root]
+    for _ in range(depth - 1):
+        parents = [ch for p in parents for ch in p.children.values()]
+    level = [(p, k, ch) for p in parents for k, ch in p.children.items()]
+    for p in parents:
+        p.closed = True
+    if len(level) <= width:
+        return
+    level.sort(key=lambda t: t[2].visits, reverse=True)  # stable: ties keep the tree's order
+    for parent, key, _node in level[width:]:
+        del parent.children[key]
 
 
 def _cards_left(obs: Observation) -> int | None:
@@ -329,6 +368,11 @@ class ISMCTSAgent(Agent):
                "GOH with 'greedy'); '' = every legal move", type=str),
         Option("prune", "", "heuristic move pruning in the tree: name of a pruner registered for the game "
                "(seeds/004 4.4, e.g. Pharaoh 'smallest'); '' = every legal move", type=str),
+        Option("beam_width", 0, "beam search (seeds/004 4.4): after k x beam_limit iterations keep only this "
+               "many most visited nodes at depth k of the tree (k = 1, 2, ...); 0 = off", type=int, min=0,
+               max=1_000_000),
+        Option("beam_limit", 100, "beam search: iterations between two pruning steps", type=int, min=1,
+               max=10_000_000),
         Option("workers", 1, "root parallelization: independent searches in this many processes, merged "
                "by visit counts", type=int, min=1, max=64),
         Option("reuse", False, "keep the subtree of the moves played since the last decision", type=bool),
@@ -352,6 +396,8 @@ class ISMCTSAgent(Agent):
             hooks.resolver(game.name, conf.resolve)
         if conf.reuse and (conf.handler or conf.transpositions):
             raise VariantError("reuse cannot be combined with handler or transpositions")
+        if conf.beam_width and conf.transpositions:
+            raise VariantError("beam search (beam_width) cannot be combined with transpositions")
         self._kept: tuple[int, list[Any], Node] | None = None
         self._endgame_failed_at: int | None = None
 
