@@ -128,3 +128,25 @@ def test_a_killed_helper_is_survived_and_its_share_rerun() -> None:
     assert share["rerun"] and "died" in share["error"] and share["iterations"] == 600
     assert agents.make(spec, game).choose(obs, random.Random(6)) == expected
     assert victim not in parallel.pool_pids()
+
+
+def test_every_game_goes_over_the_wire_small_and_searches_in_parallel() -> None:
+    for name in registry.available():
+        game = registry.create(name)
+        rng = random.Random(5)
+        state = game.new_hand(rng)
+        for _ in range(6):
+            moves = state.legal_moves()
+            if state.is_terminal() or len(moves) > 1:
+                break
+            state.do(moves[0])
+        obs = state.observation(state.current_player)
+        data = parallel._dump_observation(obs)
+        assert len(data) < 4096  # the game's rules tables are not sent
+        fresh = registry.create(name)
+        back = parallel._load_observation(data, fresh)
+        assert back == obs and back.state.game is fresh
+        config = _config(game, "ismcts:iterations=120,workers=2")
+        result = parallel.parallel_root_visits(game, config, obs, random.Random(1), None)
+        assert result.iterations == 120 and parallel.last_stats()["shares"][1]["error"] is None
+        assert set(result.visits) <= set(obs.legal_moves())

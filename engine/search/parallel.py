@@ -10,9 +10,10 @@ Design, to keep the overhead small:
 
 * helpers are started once (spawn semantics: never ``fork``, the caller may have SDL loaded; the caller's
   main script is not re-imported) and kept idle between decisions;
-* a decision sends each helper one short JSON header and the observation once (a ~1 KB pickle over the
-  pipe: masked observation states cannot all be rebuilt from JSON, e.g. Bisca's hidden stock); results and
-  progress come back as JSON;
+* a decision sends each helper one short JSON header and the observation once: its masked state pickled
+  without the game object (the helper rebuilds the game from its name and variant and keeps it), ~1 KB
+  over the pipe instead of ~50 KB (masked observation states cannot all be rebuilt from JSON, e.g.
+  Bisca's hidden stock); results and progress come back as JSON;
 * cancel is a shared integer per helper (no locks, no semaphores): the caller writes the id of the request
   to stop and the helper's search checks it like a :class:`threading.Event`;
 * a time budget is honoured by every share: helpers get the remaining time and the absolute deadline, and
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import io
 import json
 import math
 import multiprocessing
@@ -51,7 +53,7 @@ from engine.agents.base import Budget, Progress
 from engine.game import Game
 from engine.observation import Observation
 
-__all__ = ["last_stats", "parallel_root_visits", "pool_pids", "shutdown_pool", "split_iterations"]
+__all__ = ["last_stats", "parallel_root_visits", "pool_pids", "prestart", "shutdown_pool", "split_iterations"]
 
 STOP_GRACE = 1.0
 """Seconds a helper may take to return its share after it was told to stop, before it is given up."""
@@ -86,6 +88,24 @@ def pool_pids() -> list[int]:
         return [h.pid for h in _idle if h.alive()]
 
 
+def prestart(workers: int, wait: float = 0.0) -> list[int]:
+    """Start the helper processes a ``workers=N`` search needs (N-1) ahead of time, so the first decision does
+    not pay for their start-up; waits up to ``wait`` seconds for them to be ready. Returns their pids."""
+    helpers = _acquire(max(0, workers - 1))
+    end = time.perf_counter() + wait
+    for h in helpers:
+        while not h.ready and h.alive():
+            left = end - time.perf_counter()
+            if left <= 0 or not h.conn.poll(left):
+                break
+            try:
+                h.ready = json.loads(h.conn.recv_bytes())[0] == "ready"
+            except (EOFError, OSError, ValueError):
+                break
+    _release(helpers)
+    return [h.pid for h in helpers]
+
+
 def shutdown_pool() -> None:
     """Stop every idle helper process (they are started again when needed)."""
     with _lock:
@@ -111,6 +131,38 @@ def _dec(value: Any) -> Hashable:
     if isinstance(value, dict):
         return tuple(_dec(v) for v in value["t"])
     return value
+
+
+# --- the observation on the wire: its state pickled without the Game (rules tables are ~50 KB) ---------------
+class _ObservationPickler(pickle.Pickler):
+    def __init__(self, file: Any, game: Game) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.game = game
+
+    def persistent_id(self, obj: Any) -> str | None:
+        return "game" if obj is self.game else None
+
+
+class _ObservationUnpickler(pickle.Unpickler):
+    def __init__(self, file: Any, game: Game) -> None:
+        super().__init__(file)
+        self.game = game
+
+    def persistent_load(self, pid: Any) -> Any:
+        if pid != "game":
+            raise pickle.UnpicklingError(f"unexpected reference {pid!r}")
+        return self.game
+
+
+def _dump_observation(obs: Observation) -> bytes:
+    """The observation pickled with its game replaced by a reference (the helper has its own copy)."""
+    buffer = io.BytesIO()
+    _ObservationPickler(buffer, obs.state.game).dump(obs)
+    return buffer.getvalue()
+
+
+def _load_observation(data: bytes, game: Game) -> Observation:
+    return _ObservationUnpickler(io.BytesIO(data), game).load()
 
 
 # --- the helper process ----------------------------------------------------------------------------------
@@ -173,7 +225,7 @@ def _helper_main(conn: Connection, stop: Any) -> None:
                 conf = configs.get(conf_key)
                 if conf is None:
                     conf = configs[conf_key] = _Config(game, dict(job["config"], workers=1))
-                obs: Observation = pickle.loads(obs_bytes)
+                obs = _load_observation(obs_bytes, game)
                 seconds = 0.0
                 if job["seconds"] > 0:
                     seconds = max(1e-6, min(job["seconds"], job["deadline"] - time.time()))
@@ -230,6 +282,7 @@ class _Helper:
             self.proc.start()
         child_conn.close()
         self.pid: int = self.proc.pid or -1
+        self.ready = False
 
     def alive(self) -> bool:
         return self.proc.is_alive()
@@ -349,7 +402,7 @@ class _Run:
         if not remote:
             return
         helpers = _acquire(len(remote))
-        obs_bytes = pickle.dumps(self.obs, protocol=pickle.HIGHEST_PROTOCOL)
+        obs_bytes = _dump_observation(self.obs)
         remaining = self.deadline - time.perf_counter() if self.seconds > 0 else 0.0
         for share, h in zip(remote, helpers, strict=True):
             share.helper = h
@@ -415,8 +468,11 @@ class _Run:
         try:
             while h.conn.poll():
                 msg = json.loads(h.conn.recv_bytes())
-                if msg[0] == "ready" or msg[1] != self.rid:
-                    continue  # start-up notice or a stale answer to an earlier request
+                if msg[0] == "ready":
+                    h.ready = True
+                    continue
+                if msg[1] != self.rid:
+                    continue  # a stale answer to an earlier (stopped) request
                 if msg[0] == "progress":
                     share.iterations = msg[2]
                     share.stats = {_dec(k): (v, t) for k, v, t in msg[3]}
@@ -581,3 +637,85 @@ def parallel_root_visits(game: Game, config: dict[str, Any], obs: Observation, r
     """Run ``config['workers']`` searches (one here, the rest in helper processes) and merge them into one
     :class:`engine.search.ismcts.SearchResult`; see the module docstring."""
     return _Run(game, config, obs, rng, budget).execute()
+
+
+# --- measurement ------------------------------------------------------------------------------------------
+def measure(game_name: str, spec: str, workers: int, positions: int, seed: int) -> dict[str, Any]:
+    """Compare ``spec`` with workers=1 and workers=``workers`` on the bench's positions, alternating the two
+    so both see the same machine load. Besides wall-clock iterations/s (distorted on a shared machine) it
+    reports CPU seconds per iteration in each process and the overheads, and from them the speed-up an idle
+    machine with ``workers`` free cores would give: workers=1 CPU time against dispatch + the slowest share
+    (its start delay + its CPU time) + merge."""
+    import statistics
+
+    from engine import agents, registry
+    from engine.bench import first_decision
+    from engine.rng import derive_seed
+
+    game = registry.create(game_name)
+    t0 = time.perf_counter()
+    prestart(workers, wait=60.0)
+    startup = time.perf_counter() - t0
+    rows: list[dict[str, Any]] = []
+    for k in range(positions):
+        state = first_decision(game, seed, k)
+        obs = state.observation(state.current_player)
+        row: dict[str, Any] = {"position": k}
+        for n in (1, workers):
+            agent = agents.make(f"{spec},workers={n}", game)
+            reports: list[Progress] = []
+            cpu = time.process_time()
+            start = time.perf_counter()
+            agent.choose(obs, random.Random(derive_seed(seed, "agent", k)), Budget(on_progress=reports.append))
+            wall = time.perf_counter() - start
+            cpu = time.process_time() - cpu
+            its = reports[-1].iterations if reports else 0
+            if n == 1:
+                row.update(single_wall=wall, single_cpu=cpu, single_iterations=its,
+                           single_cpu_per_iteration_us=1e6 * cpu / max(1, its))
+                continue
+            st = last_stats()
+            shares = st["shares"]
+            slowest = max([shares[0]["cpu_seconds"]] + [(s["start_delay"] or 0.0) + s["cpu_seconds"]
+                                                        for s in shares[1:]])
+            idle_estimate = st["dispatch_seconds"] + slowest + st["merge_seconds"]
+            row.update(parallel_wall=wall, parallel_iterations=its, caller_cpu=cpu,
+                       share_cpu_per_iteration_us=[1e6 * s["cpu_seconds"] / max(1, s["iterations"]) for s in shares],
+                       dispatch_ms=1e3 * st["dispatch_seconds"],
+                       helper_start_delay_ms=[1e3 * (s["start_delay"] or 0.0) for s in shares[1:]],
+                       wait_after_own_share_ms=1e3 * st["wait_seconds"], merge_ms=1e3 * st["merge_seconds"],
+                       idle_machine_estimate_seconds=idle_estimate)
+            row["wall_speedup"] = (its / wall) / (row["single_iterations"] / row["single_wall"])
+            row["idle_machine_speedup_estimate"] = ((its / idle_estimate)
+                                                    / (row["single_iterations"] / row["single_cpu"]))
+        rows.append(row)
+
+    def med(key: str) -> float:
+        return statistics.median(r[key] for r in rows)
+
+    return {"game": game_name, "spec": spec, "workers": workers, "positions": positions, "seed": seed,
+            "helper_startup_seconds": startup, "median_wall_speedup": med("wall_speedup"),
+            "median_idle_machine_speedup_estimate": med("idle_machine_speedup_estimate"),
+            "median_single_cpu_per_iteration_us": med("single_cpu_per_iteration_us"), "rows": rows}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m engine.search.parallel --game sueca --spec ismcts:iterations=10000 --workers 2``"""
+    import argparse
+
+    p = argparse.ArgumentParser(prog="python -m engine.search.parallel",
+                                description="measure root parallelization against one worker")
+    p.add_argument("--game", default="sueca")
+    p.add_argument("--spec", default="ismcts:iterations=10000", help="agent SPEC without workers")
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--positions", type=int, default=3)
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args(argv)
+    print(json.dumps(measure(args.game, args.spec, args.workers, args.positions, args.seed), indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    from engine.search.parallel import main as _main  # the helpers must find the module's own functions
+
+    sys.exit(_main())
