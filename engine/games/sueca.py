@@ -14,6 +14,8 @@ from engine.cards import PORTUGUESE40
 from engine.game import HandResult, Option, StateFormatError
 from engine.games.tricks import TrickGame, TrickState
 
+_new_state = object.__new__
+
 GAME_POINT_SCALE = ((120, 4), (91, 2), (61, 1))
 
 
@@ -98,6 +100,33 @@ class SuecaState(TrickState):
     def _copy_into(self, other: TrickState) -> None:
         super()._copy_into(other)
         other.trump_card = self.trump_card  # type: ignore[attr-defined]
+
+    def clone(self) -> SuecaState:
+        other = _new_state(SuecaState)
+        other.game = self.game
+        other.num_players = self.num_players
+        other.hands = self.hands[:]
+        other.current = self.current
+        other.leader = self.leader
+        other.trick = self.trick[:]
+        other.trump = self.trump
+        other.won = self.won[:]
+        other.tricks_won = self.tricks_won[:]
+        other.voids = self.voids[:]
+        other.history = self.history[:]
+        other.dealer = self.dealer
+        other.trump_card = self.trump_card
+        return other
+
+    def outcomes(self) -> list[float]:
+        """Lean ``result().outcome(s)``: the side with more card points wins, equal points draw."""
+        won = self.won
+        ours, theirs = self.points_in(won[0] | won[2]), self.points_in(won[1] | won[3])
+        if ours > theirs:
+            return [1.0, 0.0, 1.0, 0.0]
+        if theirs > ours:
+            return [0.0, 1.0, 0.0, 1.0]
+        return [0.5, 0.5, 0.5, 0.5]
 
     def redeal_claim(self) -> int | None:
         """A seat entitled to ask for a redeal (under 10 points and no trump), or None."""

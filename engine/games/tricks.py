@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from engine.cards import Deck, NotationError, bits, popcount
+from engine.cards import Deck, NotationError, popcount
 from engine.game import Game, GameState, StateFormatError
 from engine.observation import HiddenSlot, Observation
 
@@ -19,6 +19,53 @@ PASS_FLAG = 1 << 8
 """Flag bit on a move that passes/discards a card instead of playing it to a trick."""
 HIDDEN_MOVE = -1
 """A move another seat made face down (recorded in observations without its card)."""
+
+
+class CardTables:
+    """Lookup tables of a deck for the search hot paths (built once per deck, shared).
+
+    ``suit_cards[s][sub]`` is the ascending tuple of the cards of suit ``s`` whose rank bits are ``sub``
+    (``sub = mask >> shift[s] & rank_mask``), so a suit's cards of a hand are one shift, one mask and one
+    index away, in the same order as :func:`engine.cards.bits`.
+    """
+
+    __slots__ = ("ranks", "rank_mask", "shift", "suit_cards", "num_suits")
+
+    def __init__(self, deck: Deck) -> None:
+        r = len(deck.ranks)
+        self.ranks = r
+        self.rank_mask = (1 << r) - 1
+        self.num_suits = len(deck.suits)
+        self.shift = [s * r for s in range(self.num_suits)]
+        self.suit_cards: list[list[tuple[int, ...]]] = []
+        for s in range(self.num_suits):
+            table: list[tuple[int, ...]] = [()] * (1 << r)
+            base = s * r
+            for sub in range(1, 1 << r):
+                high = sub.bit_length() - 1
+                table[sub] = table[sub ^ (1 << high)] + (base + high,)
+            self.suit_cards.append(table)
+
+    def cards(self, mask: int) -> list[int]:
+        """The cards of ``mask`` in increasing order (as :func:`engine.cards.bits`, by table lookups)."""
+        r, m, t = self.ranks, self.rank_mask, self.suit_cards
+        if self.num_suits == 4:
+            return [*t[0][mask & m], *t[1][mask >> r & m], *t[2][mask >> 2 * r & m], *t[3][mask >> 3 * r & m]]
+        out: list[int] = []
+        for s in range(self.num_suits):
+            out += t[s][mask >> s * r & m]
+        return out
+
+
+_TABLES: dict[str, CardTables] = {}
+
+
+def card_tables(deck: Deck) -> CardTables:
+    """The shared :class:`CardTables` of ``deck``."""
+    tables = _TABLES.get(deck.name)
+    if tables is None:
+        tables = _TABLES[deck.name] = CardTables(deck)
+    return tables
 
 
 class TrickGame(Game):
@@ -37,6 +84,23 @@ class TrickGame(Game):
         self.strength: list[int] = [order.index(d.ranks[c % n]) for c in range(d.size)]
         self.card_points: list[int] = [self.card_points_by_rank.get(d.ranks[c % n], 0) for c in range(d.size)]
         self.suit_masks: list[int] = [d.suit_mask(s) for s in range(len(d.suits))]
+        self.tables = card_tables(d)
+        n_players = self.num_players
+        self.followers: list[tuple[int, ...]] = [tuple((lead + i) % n_players for i in range(1, n_players))
+                                                 for lead in range(n_players)]  # the others after a leader
+        self._winner_keys: dict[int, list[list[int]]] = {}
+
+    def winner_keys(self, trump: int) -> list[list[int]]:
+        """``keys[led][card]``: a card wins a trick led in suit ``led`` over every card with a lower key
+        (trumps above the led suit, off-suit cards -1; ``trump`` -1 = no trump). Cached per trump suit."""
+        keys = self._winner_keys.get(trump)
+        if keys is None:
+            n = len(self.deck.ranks)
+            keys = [[self.strength[c] + 2 * n if self.suit_of[c] == trump else
+                     self.strength[c] if self.suit_of[c] == led else -1 for c in range(self.deck.size)]
+                    for led in range(len(self.deck.suits))]
+            self._winner_keys[trump] = keys
+        return keys
 
     def deal(self, rng: random.Random) -> list[int]:
         """A shuffled list of every card of the deck."""
@@ -67,6 +131,13 @@ class TrickState(GameState):
         self.history: list[tuple[int, int]] = []  # (seat, move); HIDDEN_MOVE in observations
         self.dealer = dealer
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # The table-driven legal_moves below follows this class's legal_mask; a subclass that changes
+        # only legal_mask gets the mask-based version.
+        if "legal_mask" in cls.__dict__ and cls.legal_moves is TrickState.legal_moves:
+            cls.legal_moves = TrickState.legal_moves_from_mask  # type: ignore[method-assign]
+
     # --- copying ----------------------------------------------------------------------------------
     def _copy_into(self, other: TrickState) -> None:
         other.game = self.game
@@ -90,13 +161,13 @@ class TrickState(GameState):
     # --- rules ------------------------------------------------------------------------------------
     @property
     def current_player(self) -> int:
-        return -1 if self.is_terminal() else self.current
+        return self.current if self.trick or any(self.hands) else -1
 
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % self.num_players
 
     def is_terminal(self) -> bool:
-        return not any(self.hands) and not self.trick
+        return not self.trick and not any(self.hands)
 
     def legal_mask(self) -> int:
         """Playable cards of the current player as a bitmask (follow suit if able)."""
@@ -108,9 +179,22 @@ class TrickState(GameState):
         return hand
 
     def legal_moves(self) -> list[int]:
+        # A terminal state's current hand is empty, so no separate terminal check is needed.
+        hand = self.hands[self.current]
+        trick = self.trick
+        tables = self.game.tables
+        if trick:
+            led = self.game.suit_of[trick[0]]
+            follow = tables.suit_cards[led][hand >> tables.shift[led] & tables.rank_mask]
+            if follow:
+                return list(follow)
+        return tables.cards(hand)
+
+    def legal_moves_from_mask(self) -> list[int]:
+        """The cards of :meth:`legal_mask` (empty when the hand is over)."""
         if self.is_terminal():
             return []
-        return bits(self.legal_mask())
+        return self.game.tables.cards(self.legal_mask())
 
     def trick_winner_index(self) -> int:
         """Index in ``self.trick`` of the card currently winning the trick."""
@@ -146,73 +230,94 @@ class TrickState(GameState):
             self.current = self.next_seat(seat)
 
     def random_rollout(self, rng: random.Random) -> None:
-        """Random playout to the end. Inlined fast path when a subclass keeps the plain trick rules
-        (legal_moves/legal_mask/do/is_terminal/trick resolution of this class); otherwise the generic loop."""
+        """Random playout to the end. Inlined fast path (:meth:`play_out_tricks`) when a subclass keeps the
+        plain trick rules of this class; otherwise the generic loop."""
         cls = type(self)
         if (cls.legal_moves is not TrickState.legal_moves or cls.legal_mask is not TrickState.legal_mask
-                or cls.do is not TrickState.do or cls.is_terminal is not TrickState.is_terminal):
+                or cls.do is not TrickState.do or cls.is_terminal is not TrickState.is_terminal
+                or cls._finish_trick is not TrickState._finish_trick
+                or cls.trick_winner_index is not TrickState.trick_winner_index
+                or cls.after_trick is not TrickState.after_trick):
             GameState.random_rollout(self, rng)
             return
-        plain_finish = (cls._finish_trick is TrickState._finish_trick
-                        and cls.trick_winner_index is TrickState.trick_winner_index)
-        hook = None if cls.after_trick is TrickState.after_trick else self.after_trick
+        self.play_out_tricks(rng)
+
+    def play_out_tricks(self, rng: random.Random) -> None:
+        """Play the remaining tricks (follow suit if able, ``self.trump`` wins) with uniformly random legal
+        cards: exactly the choices, voids, history and final state of the generic loop
+        ``do(legal_moves()[int(rng.random() * len(moves))])`` of this class's rules, one trick at a time
+        with table lookups (a followed suit's cards, trick-winner keys) instead of move lists."""
         g = self.game
-        suit_of, suit_masks, strength = g.suit_of, g.suit_masks, g.strength
-        hands, voids, history = self.hands, self.voids, self.history
-        won, tricks_won = self.won, self.tricks_won
-        trump = self.trump
-        n = self.num_players
+        tables = g.tables
+        suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
+        keys = g.winner_keys(self.trump)
+        followers = g.followers
+        suit_of = g.suit_of
+        hands, voids, won, tricks_won = self.hands, self.voids, self.won, self.tricks_won
+        append = self.history.append
         rand = rng.random
         trick = self.trick
-        best_i = self.trick_winner_index() if trick else 0
-        nxt = [(s + 1) % n for s in range(n)]
-        seat = self.current
         leader = self.leader
-        while True:
-            hand = hands[seat]
-            if trick:
-                led = suit_of[trick[0]]
-                legal = hand & suit_masks[led]
-                if not legal:
-                    legal = hand
-                    voids[seat] |= 1 << led
-            elif not any(hands):
-                self.current = seat
+        if trick:  # finish the trick in progress
+            led = suit_of[trick[0]]
+            key = keys[led]
+            best, best_v, w = leader, -2, 0
+            for seat, c in zip((leader,) + followers[leader], trick, strict=False):
+                w |= 1 << c
+                if key[c] > best_v:
+                    best, best_v = seat, key[c]
+            seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
+        else:
+            leader = self.current
+            if not hands[leader]:
                 return
-            else:
+            seats = ()
+        while True:
+            if not seats:  # lead a new trick with any card
+                hand = hands[leader]
+                if not hand:
+                    break
                 legal = hand
-            k = int(rand() * legal.bit_count())
-            while k:
-                legal &= legal - 1
-                k -= 1
-            bit = legal & -legal
-            card = bit.bit_length() - 1
-            hands[seat] = hand ^ bit
-            if trick:
-                b = trick[best_i]
-                sc, sb = suit_of[card], suit_of[b]
-                if (sc == sb and strength[card] > strength[b]) or (sc == trump and sb != trump):
-                    best_i = len(trick)
-            trick.append(card)
-            history.append((seat, card))
-            if len(trick) == n:
-                if plain_finish:
-                    winner = (leader + best_i) % n
-                    for c in trick:
-                        won[winner] |= 1 << c
-                    tricks_won[winner] += 1
-                    trick = self.trick = []
-                    self.leader = self.current = leader = seat = winner
-                    if hook is not None:
-                        hook(winner)
+                k = int(rand() * hand.bit_count())
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                w = legal & -legal
+                card = w.bit_length() - 1
+                hands[leader] = hand ^ w
+                append((leader, card))
+                led = suit_of[card]
+                key = keys[led]
+                best, best_v = leader, key[card]
+                seats = followers[leader]
+            table = suit_cards[led]
+            shift = shifts[led]
+            for seat in seats:
+                hand = hands[seat]
+                follow = table[hand >> shift & rank_mask]
+                if follow:
+                    card = follow[int(rand() * len(follow))]
+                    bit = 1 << card
                 else:
-                    self.current = seat
-                    self._finish_trick()
-                    trick = self.trick
-                    leader = seat = self.current
-                best_i = 0
-            else:
-                seat = nxt[seat]
+                    voids[seat] |= 1 << led
+                    legal = hand
+                    k = int(rand() * hand.bit_count())
+                    while k:
+                        legal &= legal - 1
+                        k -= 1
+                    bit = legal & -legal
+                    card = bit.bit_length() - 1
+                hands[seat] = hand ^ bit
+                w |= bit
+                if key[card] > best_v:
+                    best, best_v = seat, key[card]
+                append((seat, card))
+            won[best] |= w
+            tricks_won[best] += 1
+            leader = best
+            seats = ()
+        trick.clear()
+        self.leader = self.current = leader
 
     def _finish_trick(self) -> None:
         idx = self.trick_winner_index()
@@ -234,6 +339,11 @@ class TrickState(GameState):
         return [(self.leader + i) % self.num_players for i in range(len(self.trick))]
 
     def points_of(self, seat: int) -> int:
+        """Card points in ``seat``'s captured cards."""
+        return self.points_in(self.won[seat])
+
+    def points_in(self, cards: int) -> int:
+        """Card points of a card set."""
         g = self.game
         table = g.__dict__.get("_point_masks")
         if table is None or table[0] is not g.card_points:
@@ -244,10 +354,9 @@ class TrickState(GameState):
                     by_value[v] = by_value.get(v, 0) | 1 << c
             table = (g.card_points, tuple(by_value.items()))
             g._point_masks = table  # type: ignore[attr-defined]
-        won = self.won[seat]
         total = 0
         for v, m in table[1]:
-            total += v * (won & m).bit_count()
+            total += v * (cards & m).bit_count()
         return total
 
     def known_to(self, seat: int, observer: int) -> int:

@@ -1,0 +1,116 @@
+"""The trick games' search fast paths (table-driven legal moves, inlined rollouts, lean clones and outcomes)
+agree exactly with the plain rules: same moves, same random choices, same final states."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import registry
+from engine.cards import FRENCH52, ITALIAN40, PORTUGUESE40, bits
+from engine.game import GameState
+from engine.games.tricks import PASS_FLAG, TrickState, card_tables
+from engine.search.sampler import DealSampler
+
+CASES = [
+    ("sueca", {}), ("sueca", {"trump_card": "top"}),
+    ("bisca", {}), ("bisca", {"hand_size": 3, "trump_exchange": "2"}), ("bisca", {"players": 4}),
+    ("bisca", {"hand_size": 7, "trump_exchange": "7"}),
+    ("briscola", {}), ("briscola", {"players": 4, "trump_exchange": "7"}), ("briscola", {"hand_size": 9}),
+    ("hearts", {}), ("hearts", {"passing": "none"}), ("hearts", {"queen_breaks_hearts": False}),
+    ("hearts", {"jack_diamonds": True, "moon": "minus"}),
+    ("mosssidewhist", {}),
+]
+IDS = [f"{n}-{'-'.join(f'{k}={v}' for k, v in v.items()) or 'default'}" for n, v in CASES]
+
+
+def _reference_moves(state: TrickState) -> list[int]:
+    """Legal moves from the rules' bitmask methods (no lookup tables)."""
+    if state.is_terminal():
+        return []
+    name = state.game.name
+    if name == "hearts" and state.passing:  # type: ignore[attr-defined]
+        return [c | PASS_FLAG for c in bits(state.hands[state.current])]
+    if name == "mosssidewhist" and state.discarding:  # type: ignore[attr-defined]
+        return [c | PASS_FLAG for c in bits(state.hands[state.current])]
+    moves = bits(state.legal_mask())
+    if name in ("bisca", "briscola") and state.can_exchange():  # type: ignore[attr-defined]
+        moves.append(state.exchange_card | 1 << 9)  # type: ignore[attr-defined]
+    return moves
+
+
+def _random_prefix(state: GameState, rng: random.Random, length: int) -> None:
+    for _ in range(length):
+        if state.is_terminal():
+            return
+        moves = state.legal_moves()
+        state.do(moves[int(rng.random() * len(moves))])
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
+def test_rollout_makes_the_generic_loops_choices(name: str, variant: dict) -> None:
+    """From fresh, mid-trick, mid-passing and late states, and from sampled deals of observations."""
+    game = registry.create(name, variant)
+    size = game.deck.size
+    for seed in range(24):
+        state = game.new_hand(random.Random(seed), dealer=seed % game.num_players, hand_index=seed)
+        _random_prefix(state, random.Random(seed), (seed * 7) % size)
+        starts = [state]
+        if not state.is_terminal():
+            obs = state.observation(state.current_player)
+            starts.append(DealSampler(obs).deal(random.Random(seed)))
+        for start in starts:
+            fast, slow = start.clone(), start.clone()
+            fast.random_rollout(random.Random(1000 + seed))
+            GameState.random_rollout(slow, random.Random(1000 + seed))
+            assert fast.is_terminal() and slow.is_terminal()
+            assert fast.to_dict() == slow.to_dict(), (name, variant, seed)
+            assert fast.outcomes() == [fast.result().outcome(s) for s in range(game.num_players)]
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
+def test_legal_moves_current_player_and_clone_follow_the_rules(name: str, variant: dict) -> None:
+    game = registry.create(name, variant)
+    rng = random.Random(7)
+    for hand in range(4):
+        state = game.new_hand(rng, dealer=hand % game.num_players, hand_index=hand)
+        while True:
+            moves = state.legal_moves()
+            assert moves == _reference_moves(state)
+            assert state.current_player == (-1 if state.is_terminal() else state.current)
+            copy = state.clone()
+            assert copy == state and type(copy) is type(state)
+            if not moves:
+                break
+            copy.do(moves[-1])  # the copy shares no mutable part with the original
+            assert copy != state
+            state.do(moves[int(rng.random() * len(moves))])
+        assert state.outcomes() == [state.result().outcome(s) for s in range(game.num_players)]
+
+
+@pytest.mark.parametrize("deck", [PORTUGUESE40, ITALIAN40, FRENCH52], ids=lambda d: d.name)
+def test_card_tables_list_a_sets_cards_in_order(deck) -> None:
+    tables = card_tables(deck)
+    rng = random.Random(3)
+    for _ in range(300):
+        mask = rng.getrandbits(deck.size)
+        assert tables.cards(mask) == bits(mask)
+        for s in range(len(deck.suits)):
+            sub = mask >> tables.shift[s] & tables.rank_mask
+            assert list(tables.suit_cards[s][sub]) == bits(mask & deck.suit_mask(s))
+
+
+@pytest.mark.parametrize("name", ["sueca", "hearts", "mosssidewhist", "briscola"])
+def test_winner_keys_pick_the_trick_winner(name: str) -> None:
+    """The rollouts' key tables agree with :meth:`TrickState.trick_winner_index` on random tricks."""
+    game = registry.create(name)
+    rng = random.Random(11)
+    state = game.new_hand(rng)
+    n = game.num_players
+    for _ in range(500):
+        state.trump = rng.choice([-1, 0, 1, 2, 3]) if name != "hearts" else -1
+        state.trick = rng.sample(range(game.deck.size), n)
+        keys = game.winner_keys(state.trump)[game.suit_of[state.trick[0]]]
+        best = max(range(n), key=lambda i: keys[state.trick[i]])
+        assert best == state.trick_winner_index()
