@@ -29,6 +29,16 @@ Classic Faraon (``rules=classic``), rules shared by all four players (:func:`cla
 * ``ober-names``: an Ober names the suit the player holds most of after the play (ties: the suit with
   fewest cards still unknown, so the next player is least likely to hold it).
 * ``dump-penalty``: with penalty scoring, ties go to the play shedding the most penalty points.
+
+Search hooks (registered for ``pharaoh`` in :mod:`engine.search.hooks`):
+
+* move pruners (seeds/004 4.4, ISMCTS ``prune=NAME``): ``smallest`` (``smallest_tuple``: only plays of a
+  whole same-rank group, smallest groups first, then draw/skip), ``biggest`` (``biggest_tuple``: the same
+  moves, biggest first) and ``play`` (``smallest`` without draw/skip while a play exists). All keep one card
+  order per top card and one Ober naming (:meth:`PharaohState.canonical_plays`).
+* fast rollouts (ISMCTS ``sim=NAME``): ``prune-random`` (uniform among the ``smallest`` moves),
+  ``play-random`` (uniform among the pruned plays, draws only when it cannot play) and ``play-first``
+  (``play-random`` stopped when the first player goes out: exact for the win/loss rewards).
 """
 
 from __future__ import annotations
@@ -41,12 +51,13 @@ from engine.agents.base import Agent, Budget
 from engine.cards import bits, popcount
 from engine.determinize import determinize
 from engine.game import Game, GameState, Option
-from engine.games.pharaoh import DRAW, PLAY, SKIP, named_suit, play_cards
+from engine.games.pharaoh import CARDS_SHIFT, DRAW, PLAY, SKIP, named_suit, play_cards
 from engine.observation import Observation
 
 __all__ = ["AnnoyingAgent", "BacktrackAgent", "BiggestAgent", "SmallestAgent", "biggest_move",
            "block_probability", "classic_filter", "pharaoh_biggest_policy", "pharaoh_smallest_policy",
-           "smallest_move"]
+           "play_first_rollout", "play_random_rollout", "prune_biggest", "prune_play", "prune_smallest",
+           "pruned_random_rollout", "smallest_move"]
 
 ANNOY_MARGIN = 0.5
 """How much more likely to block the next player a fair annoying move must be than the smallest move
@@ -419,6 +430,63 @@ def pharaoh_biggest_policy(state: Any, rng: random.Random | None = None) -> int:
     return biggest_move(state, moves)
 
 
+# --- search hooks: move pruners and fast rollouts (seeds/004 section 4.4) ------------------------------
+
+def _play_size(move: int) -> int:
+    """Cards in a play move (6 bits per card from bit 5)."""
+    return (move.bit_length() - CARDS_SHIFT + 5) // 6
+
+
+def _pruned_moves(state: Any, moves: list[int]) -> tuple[list[int], list[int]]:
+    """``(plays, rest)``: the canonical whole-group plays among ``moves`` (ranks ascending, top card
+    ascending) and the non-play moves (draw/skip) of ``moves``."""
+    legal = set(moves)
+    plays = [m for m in state.canonical_plays() if m in legal]
+    rest = [m for m in moves if m & 3 != PLAY]
+    if not plays and not rest:  # ``moves`` held only non-canonical plays: keep them
+        return list(moves), []
+    return plays, rest
+
+
+def prune_smallest(state: Any, moves: list[int]) -> list[int]:
+    """seeds/004 4.4 ``smallest_tuple`` pruning: only plays of a whole same-rank group (one card order per
+    top card, one Ober naming: the suit held most afterwards), smallest groups first, then draw/skip."""
+    plays, rest = _pruned_moves(state, moves)
+    plays.sort(key=_play_size)
+    return plays + rest
+
+
+def prune_biggest(state: Any, moves: list[int]) -> list[int]:
+    """seeds/004 4.4 ``biggest_tuple`` pruning: the moves of :func:`prune_smallest`, biggest groups first."""
+    plays, rest = _pruned_moves(state, moves)
+    plays.sort(key=_play_size, reverse=True)
+    return plays + rest
+
+
+def prune_play(state: Any, moves: list[int]) -> list[int]:
+    """:func:`prune_smallest` without draw/skip while a play exists (drawing instead of playing is dropped)."""
+    plays, rest = _pruned_moves(state, moves)
+    plays.sort(key=_play_size)
+    return plays or rest
+
+
+def pruned_random_rollout(state: Any, rng: random.Random) -> None:
+    """Fast rollout ``prune-random``: uniformly random among the :func:`prune_smallest` moves."""
+    state.pruned_rollout(rng, draws=True)
+
+
+def play_random_rollout(state: Any, rng: random.Random) -> None:
+    """Fast rollout ``play-random``: uniformly random among the pruned plays; draws or skips only when it
+    cannot play (a random player that draws while holding a playable card makes ~265-ply playouts)."""
+    state.pruned_rollout(rng, draws=False)
+
+
+def play_first_rollout(state: Any, rng: random.Random) -> None:
+    """Fast rollout ``play-first``: ``play-random`` that stops when the first player goes out (the winner
+    is decided then: exact for the pwl/wl rewards, an estimate of the later places for the others)."""
+    state.pruned_rollout(rng, draws=False, first_out=True)
+
+
 def _register() -> None:
     try:
         from engine.search import hooks
@@ -426,6 +494,16 @@ def _register() -> None:
         return
     hooks.register_policy("pharaoh", "smallest", pharaoh_smallest_policy)
     hooks.register_policy("pharaoh", "biggest", pharaoh_biggest_policy)
+    register_rollout = getattr(hooks, "register_rollout", None)
+    register_pruner = getattr(hooks, "register_pruner", None)
+    if register_rollout is not None:
+        register_rollout("pharaoh", "prune-random", pruned_random_rollout)
+        register_rollout("pharaoh", "play-random", play_random_rollout)
+        register_rollout("pharaoh", "play-first", play_first_rollout)
+    if register_pruner is not None:
+        register_pruner("pharaoh", "smallest", prune_smallest)
+        register_pruner("pharaoh", "biggest", prune_biggest)
+        register_pruner("pharaoh", "play", prune_play)
 
 
 _register()

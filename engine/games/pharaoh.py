@@ -56,7 +56,6 @@ from typing import Any, ClassVar
 from engine.cards import GERMAN32, PHARAOH15, Deck, NotationError, bits, popcount
 from engine.game import Game, GameState, HandResult, Option, StateFormatError, VariantError
 from engine.observation import HiddenSlot, Observation
-from engine.rng import derive_seed
 
 DRAW = 0
 SKIP = 1
@@ -65,6 +64,7 @@ NAMED_SHIFT = 2
 CARDS_SHIFT = 5
 HIDDEN = -1
 MAX_TURNS = 2000
+_MASK64 = (1 << 64) - 1
 """Safety cap on the turns of a classic hand (ranked like a stuck hand when reached)."""
 PENALTY_BY_RANK = {"7": 7, "8": 8, "9": 9, "X": 10, "U": 2, "O": 3, "K": 4, "A": 11}
 _PERMS: dict[int, list[tuple[int, ...]]] = {
@@ -147,6 +147,61 @@ class Pharaoh(Game):
         self.ace = ri("A") if "A" in d.ranks else -1
         self.pharaoh = d.card(0, self.unter)  # Unter of leaves
         self.penalty = [PENALTY_BY_RANK[d.ranks[c % self.nranks]] for c in range(d.size)]
+
+        self.rank_of = [c % self.nranks for c in range(d.size)]
+        self.canonical_cache: dict[int, list[tuple[int, list[int], int, int, int]]] = {}
+
+    def canonical_entries(self, group: int, startable: int) -> list[tuple[int, list[int], int, int, int]]:
+        """The canonical plays of a whole same-rank group (bitmask ``group``) whose cards in ``startable``
+        may start the play: one order per possible top (last) card, in increasing order of that card; the
+        first card is the lowest startable one other than the top, the others follow in increasing order
+        (orders with the same top card lead to the same position: the first card only matters for
+        legality). Each entry is ``(move without Ober naming, cards, card mask, top card, effect)`` with
+        effect (classic rules only) 1 VII, 2 Ace, 3 Ober (names a suit), 4 the Pharaoh on top, +5 when the
+        Pharaoh is inside the group. Cached per (group, startable)."""
+        key = group | startable << 32
+        cached = self.canonical_cache.get(key)
+        if cached is not None:
+            return cached
+        cards = bits(group)
+        orders: list[list[int]] = []
+        if len(cards) == 1:
+            if startable:
+                orders.append(cards)
+        else:
+            for last in cards:
+                firsts = [c for c in cards if c != last and startable >> c & 1]
+                if firsts:
+                    orders.append([firsts[0]] + [c for c in cards if c not in (firsts[0], last)] + [last])
+        out = []
+        for order in orders:
+            last = order[-1]
+            effect = 0
+            if self.classic:
+                rank = last % self.nranks
+                if last == self.pharaoh:
+                    effect = 4
+                else:
+                    effect = 1 if rank == self.seven else 2 if rank == self.ace else 3 if rank == self.ober else 0
+                    if self.pharaoh in order:
+                        effect += 5
+            out.append((encode_play(order), order, group, last, effect))
+        self.canonical_cache[key] = out
+        return out
+
+    def canonical_group(self, group: int, startable: int) -> list[int]:
+        """The moves of :meth:`canonical_entries` (without Ober naming)."""
+        return [e[0] for e in self.canonical_entries(group, startable)]
+
+    def best_named_suit(self, hand_after: int) -> int:
+        """The suit an Ober names in the canonical plays: the one most held after the play (lowest on ties)."""
+        best = -1
+        suit = 0
+        for s, mask in enumerate(self.suit_masks):
+            k = (hand_after & mask).bit_count()
+            if k > best:
+                best, suit = k, s
+        return suit
 
     @staticmethod
     def default_hand_size(v: dict[str, Any]) -> int:
@@ -368,6 +423,32 @@ class PharaohState(GameState):
                 out.append(SKIP)
         else:
             out.append(DRAW if self.stock else SKIP)
+        return out
+
+    def canonical_plays(self) -> list[int]:
+        """The pruned plays (seeds/004 4.4 move pruning): whole same-rank groups only, one order per top
+        card (:meth:`Pharaoh.canonical_group`) and one Ober naming (:meth:`Pharaoh.best_named_suit`),
+        groups in the order of their lowest startable card. Every one is in :meth:`legal_moves`; empty
+        when the player cannot play."""
+        if self.ended:
+            return []
+        g = self.game
+        hand = self.hands[self.current]
+        startable = hand & self.start_mask()
+        out: list[int] = []
+        if not startable:
+            return out
+        rest = startable
+        while rest:  # groups in the order of their lowest startable card
+            r = g.rank_of[(rest & -rest).bit_length() - 1]
+            group = hand & g.rank_masks[r]
+            rest &= ~group
+            moves = g.canonical_group(group, group & startable)
+            if g.classic and r == g.ober:
+                offset = (g.best_named_suit(hand & ~group) + 1) << NAMED_SHIFT
+                out.extend(m | offset for m in moves)
+            else:
+                out.extend(moves)
         return out
 
     def do(self, move: int) -> None:
@@ -595,6 +676,146 @@ class PharaohState(GameState):
                     self.current = s
                     break
 
+    def pruned_rollout(self, rng: random.Random, draws: bool = True, first_out: bool = False) -> None:
+        """Play to the end choosing uniformly among the pruned moves (seeds/004 4.4): the
+        :meth:`canonical_plays` plus the non-play legal move (draw or skip) when ``draws``. With
+        ``draws=False`` a player draws or skips only when it cannot play. The same choices as a loop over
+        ``canonical_plays()`` + the non-play move of ``legal_moves()`` (tested); plays and plain draws are
+        inlined, the rest goes through :meth:`do`.
+
+        ``first_out``: stop once a player has gone out (end reason ``"first out"``; the others
+        are ranked as in a stuck hand, by cards left). The winner is the one of the full hand, so the
+        search's win/loss rewards are exact; later places are only estimated."""
+        rand = rng.random
+        g = self.game
+        classic = g.classic
+        nr = g.nranks
+        rank_masks = g.rank_masks
+        suit_masks = g.suit_masks
+        full_mask = g.deck.full_mask
+        ober = g.ober
+        ace = g.ace
+        seven = g.seven
+        pharaoh_bit = 1 << g.pharaoh
+        seven_start = rank_masks[seven] | pharaoh_bit
+        ace_start = rank_masks[ace] | pharaoh_bit if classic else 0
+        ober_start = rank_masks[ober] | pharaoh_bit if classic else 0
+        seven_draw = g.variant["seven_draw"]
+        penalty_scoring = g.variant["scoring"] == "penalty"
+        rank_of = g.rank_of
+        canon = g.canonical_cache
+        entries_of = g.canonical_entries
+        best_named_suit = g.best_named_suit
+        n = len(self.hands)
+        hands = self.hands
+        counts = self.counts
+        history = self.history
+        finished = self.finished
+        do = self.do
+        if first_out and finished and not self.ended:
+            self.ended = "first out"  # the winner is already known
+        while not self.ended:
+            seat = self.current
+            hand = hands[seat]
+            discard = self.discard
+            if not classic:
+                top = discard[-1]
+                start = suit_masks[top // nr] | rank_masks[top % nr]
+            elif self.pending_draw:
+                start = seven_start
+            elif self.pending_skip:
+                start = ace_start
+            elif self.active_suit < 0:
+                start = full_mask
+            else:
+                start = suit_masks[self.active_suit] | rank_masks[discard[-1] % nr] | ober_start
+            startable = hand & start
+            plays: list[tuple[int, list[int], int, int, int]] = []
+            rest = startable
+            while rest:  # groups in the order of their lowest startable card (as canonical_plays)
+                group = hand & rank_masks[rank_of[(rest & -rest).bit_length() - 1]]
+                rest &= ~group
+                key = group | (startable & group) << 32
+                entries = canon.get(key)
+                if entries is None:
+                    entries = entries_of(group, startable & group)
+                plays += entries
+            stock = self.stock
+            if classic:
+                other = SKIP if self.pending_skip else DRAW if stock or len(discard) > 1 or self.pending_draw \
+                    else SKIP if not plays else -1
+            else:
+                other = DRAW if stock else SKIP
+            k = len(plays)
+            if not draws and k:
+                index = int(rand() * k)
+            else:
+                index = int(rand() * (k + 1 if other >= 0 else k))
+            if index < k:
+                move, cards, mask, last, effect = plays[index]
+                if effect == 3:  # an Ober on top: name the suit held most afterwards
+                    move |= (best_named_suit(hand & ~mask) + 1) << NAMED_SHIFT
+                history.append((seat, move))
+                self.turn += 1
+                hand &= ~mask
+                hands[seat] = hand
+                pool = self.pool
+                if pool & mask:
+                    self.from_pool[seat] -= (pool & mask).bit_count()
+                counts[seat] -= len(cards)
+                discard += cards
+                self.lock = self.skips = 0
+                if classic:
+                    if effect == 4:  # the Pharaoh on top
+                        self.pending_draw = self.pending_skip = 0
+                        self.active_suit = -1
+                    else:
+                        if effect >= 5:  # the Pharaoh inside the group
+                            self.pending_draw = self.pending_skip = 0
+                            effect -= 5
+                        self.active_suit = last // nr
+                        if effect == 1:
+                            self.pending_draw += seven_draw * len(cards)
+                        elif effect == 2:
+                            self.pending_skip = 1
+                        elif effect == 3:
+                            self.active_suit = (move >> NAMED_SHIFT & 7) - 1
+                if counts[seat] <= 0:
+                    finished.append(seat)
+                    self.finish_turns.append(self.turn)
+                    if penalty_scoring or len(finished) >= n - 1:
+                        self.ended = "finished"
+                        return
+                    if first_out:
+                        self.ended = "first out"  # the loop ends after the turn passes on, as in do()
+            elif other == DRAW and len(stock) >= (self.pending_draw or 1):
+                history.append((seat, DRAW))
+                self.turn += 1
+                k = self.pending_draw or 1
+                self.pending_draw = 0
+                self.excluded[seat] = 0
+                for _ in range(k):
+                    c = stock.pop()
+                    if c >= 0:
+                        hand |= 1 << c
+                hands[seat] = hand
+                if self.pool:
+                    self.from_pool[seat] += k
+                counts[seat] += k
+                self.lock = self.skips = 0
+            else:  # skips and draws that reshuffle or empty the stock: the full rules
+                do(other)
+                continue
+            if classic and self.turn >= MAX_TURNS:
+                self.ended = "turn limit"
+                return
+            s = seat
+            for _ in range(n):
+                s = (s + 1) % n
+                if s not in finished:
+                    self.current = s
+                    break
+
     def _effects(self, cards: list[int], named: int) -> None:
         g = self.game
         nr = g.nranks
@@ -621,7 +842,15 @@ class PharaohState(GameState):
         pile = self.discard[:-1]
         self.discard = self.discard[-1:]
         self.reshuffles += 1
-        random.Random(derive_seed(self.shuffle_seed, self.reshuffles)).shuffle(pile)
+        # Fisher-Yates on a 64-bit LCG seeded from (shuffle_seed, reshuffles): deterministic, and about 4x
+        # cheaper than seeding a fresh random.Random per reshuffle (random playouts reshuffle ~9 times).
+        x = (self.shuffle_seed * 0x9E3779B97F4A7C15 + self.reshuffles * 0xBF58476D1CE4E5B9 + 1) & _MASK64
+        x ^= x >> 31
+        x = (x * 0x94D049BB133111EB) & _MASK64
+        for i in range(len(pile) - 1, 0, -1):
+            x = (x * 6364136223846793005 + 1442695040888963407) & _MASK64
+            j = ((x >> 32) * (i + 1)) >> 32
+            pile[i], pile[j] = pile[j], pile[i]
         self.stock = pile
         self.pool = sum(1 << c for c in pile)
         self.from_pool = [0] * len(self.hands)
@@ -645,6 +874,21 @@ class PharaohState(GameState):
         rest = [s for s in range(n) if s not in self.finished]
         rest.sort(key=lambda s: (self.counts[s], -((s - self.starter) % n)))
         return self.finished + rest
+
+    def outcomes(self) -> list[float]:
+        """1 for the hand's winner (first in :meth:`ranking`), 0 for everyone else (lean PWL reward)."""
+        if not self.ended:
+            raise ValueError("the hand is not over")
+        n = len(self.hands)
+        if self.finished:
+            winner = self.finished[0]
+        else:
+            counts = self.counts
+            starter = self.starter
+            winner = min(range(n), key=lambda s: (counts[s], -((s - starter) % n)))
+        out = [0.0] * n
+        out[winner] = 1.0
+        return out
 
     def result(self) -> HandResult:
         if not self.ended:
@@ -703,7 +947,10 @@ class PharaohState(GameState):
         for slot, cards in zip(slots, assignment, strict=True):
             if slot.name == "stock":
                 stock = bits(cards)
-                rng.shuffle(stock)
+                rand = rng.random
+                for i in range(len(stock) - 1, 0, -1):  # Fisher-Yates on rng.random(): one C call per card
+                    j = int(rand() * (i + 1))
+                    stock[i], stock[j] = stock[j], stock[i]
                 self.stock = stock
             else:
                 self.hands[slot.owner] |= cards
@@ -869,7 +1116,7 @@ class PharaohState(GameState):
         if all(c >= 0 for c in self.stock) and sum(self.counts) == sum(map(popcount, self.hands)) \
                 and seen != g.deck.full_mask:
             raise StateFormatError(f"cards do not add up to the {g.deck.size}-card deck")
-        if self.ended not in ("", "finished", "locked", "no progress", "turn limit"):
+        if self.ended not in ("", "finished", "locked", "no progress", "turn limit", "first out"):
             raise StateFormatError(f"unknown end reason {self.ended!r}")
 
     def card_total(self) -> int:
