@@ -17,7 +17,8 @@ Design, to keep the overhead small:
 * cancel is a shared integer per helper (no locks, no semaphores): the caller writes the id of the request
   to stop and the helper's search checks it like a :class:`threading.Event`;
 * a time budget is honoured by every share: helpers get the remaining time and the absolute deadline, and
-  the caller stops them as soon as its own share hits the deadline;
+  the caller stops them as soon as its own share hits the deadline (a helper still starting up then, on
+  first use, is not waited for: its share is skipped);
 * progress (iterations summed over the shares, best move by summed root visits, its estimated win rate)
   is reported from the caller's own share several times a second;
 * a helper that dies, fails or does not answer after a stop never hangs the caller: a
@@ -242,9 +243,11 @@ def _helper_main(conn: Connection, stop: Any) -> None:
                 budget = Budget(iterations=job["iterations"], seconds=seconds, cancel=_StopFlag(stop, rid),
                                 on_progress=on_progress)
                 started = time.time()
+                prepare_cpu = time.process_time() - cpu
                 result, _ = run_ismcts(obs, random.Random(job["seed"]), conf, budget, root)
                 stats = [[_enc(k), v, result.totals[k], result.moves_by_key.get(k)] for k, v in result.visits.items()]
-                timing = {"received": received, "started": started, "cpu": time.process_time() - cpu}
+                timing = {"received": received, "started": started, "prepare_cpu": prepare_cpu,
+                          "cpu": time.process_time() - cpu - prepare_cpu}
                 conn.send_bytes(json.dumps(["done", rid, result.iterations, stats, timing]).encode())
             except Exception as e:  # noqa: BLE001 - every failure goes back to the caller
                 conn.send_bytes(json.dumps(["failed", rid, f"{type(e).__name__}: {e}"]).encode())
@@ -338,8 +341,10 @@ class _Share:
         self.moves_by_key: dict[Hashable, int] = {}
         self.cpu = 0.0
         self.start_delay: float | None = None
+        self.prepare_cpu = 0.0
         self.error: str | None = None
         self.rerun = False
+        self.skipped = False  # stopped (deadline or cancel) before its helper had even started
 
 
 class _CallerCancel:
@@ -393,6 +398,7 @@ class _Run:
         self.live_share: _Share | None = None
         self.live_iterations = 0
         self.dispatched = self.start
+        self.dispatch_cpu = 0.0
         self.wall_start = time.time()
         self.warnings: list[str] = []
 
@@ -401,6 +407,7 @@ class _Run:
         remote = self.shares[1:]
         if not remote:
             return
+        cpu = time.thread_time()
         helpers = _acquire(len(remote))
         obs_bytes = _dump_observation(self.obs)
         remaining = self.deadline - time.perf_counter() if self.seconds > 0 else 0.0
@@ -416,6 +423,7 @@ class _Run:
             except (OSError, ValueError) as e:
                 self.lost(share, f"could not send the share: {e}")
         self.dispatched = time.perf_counter()
+        self.dispatch_cpu = time.thread_time() - cpu
 
     def pending(self) -> list[_Share]:
         return [s for s in self.shares[1:] if not s.done and s.helper is not None]
@@ -441,6 +449,13 @@ class _Run:
 
     def poll(self, timeout: float) -> None:
         """Read what the helpers sent (waiting up to ``timeout`` s for something) and detect dead ones."""
+        self._read_ready(0.0)
+        self._after_stop()
+        if timeout > 0:
+            self._read_ready(timeout)
+            self._after_stop()
+
+    def _read_ready(self, timeout: float) -> None:
         pending = self.pending()
         if not pending:
             return
@@ -455,11 +470,21 @@ class _Run:
             ready = list(by_object)
         for obj in ready:
             share = by_object[obj]
-            if share.done or share.helper is None:
-                continue
-            self._read(share)
-        if self.stopped_at is not None and time.perf_counter() - self.stopped_at > STOP_GRACE:
-            for s in self.pending():
+            if not share.done and share.helper is not None:
+                self._read(share)
+
+    def _after_stop(self) -> None:
+        """Once stopped: skip shares whose helper is still starting up; give up helpers that do not answer."""
+        if self.stopped_at is None:
+            return
+        late = time.perf_counter() - self.stopped_at > STOP_GRACE
+        for s in self.pending():
+            h = s.helper
+            assert h is not None
+            if not h.ready:  # still starting up (first use): skip its share, keep the process for later
+                s.done, s.helper, s.skipped = True, None, True
+                _release([h])
+            elif late:
                 self.lost(s, f"no answer {STOP_GRACE:g} s after it was told to stop")
 
     def _read(self, share: _Share) -> None:
@@ -483,6 +508,7 @@ class _Run:
                     timing = msg[4]
                     share.cpu = timing["cpu"]
                     share.start_delay = timing["started"] - self.wall_start
+                    share.prepare_cpu = timing["prepare_cpu"]
                     share.done = True
                     share.helper = None
                     _release([h])
@@ -598,6 +624,7 @@ class _Run:
                 _release([s.helper])  # still busy with the stopped share; its late answer is ignored
                 s.helper = None
         merge_start = time.perf_counter()
+        merge_cpu = time.thread_time()
         visits: dict[Hashable, int] = {}
         totals: dict[Hashable, float] = {}
         moves_by_key: dict[Hashable, int] = {}
@@ -610,22 +637,24 @@ class _Run:
             for key, m in share.moves_by_key.items():
                 moves_by_key.setdefault(key, m)
         end = time.perf_counter()
-        self._record(own_end, waited, end - merge_start, end)
+        self._record(own_end, waited, end - merge_start, time.thread_time() - merge_cpu, end)
         for text in self.warnings:
             warnings.warn(text, RuntimeWarning, stacklevel=4)
         self.report(force=True)
         return SearchResult(visits, totals, done, moves_by_key)
 
-    def _record(self, own_end: float, waited: float, merge: float, end: float) -> None:
+    def _record(self, own_end: float, waited: float, merge: float, merge_cpu: float, end: float) -> None:
         stats = {
             "workers": self.n, "iterations": sum(s.iterations for s in self.shares),
             "elapsed": end - self.start,
-            "dispatch_seconds": self.dispatched - self.start,
+            "dispatch_seconds": self.dispatched - self.start, "dispatch_cpu_seconds": self.dispatch_cpu,
+            "merge_cpu_seconds": merge_cpu,
             "own_share_seconds": own_end - self.start,
             "wait_seconds": waited, "merge_seconds": merge,
             "shares": [{"index": s.index, "iterations": s.iterations, "budget": s.iterations_budget,
-                        "cpu_seconds": s.cpu, "start_delay": s.start_delay, "error": s.error,
-                        "rerun": s.rerun} for s in self.shares],
+                        "cpu_seconds": s.cpu, "start_delay": s.start_delay, "prepare_cpu_seconds": s.prepare_cpu,
+                        "error": s.error,
+                        "rerun": s.rerun, "skipped": s.skipped} for s in self.shares],
         }
         with _lock:
             _last_stats.clear()
@@ -642,10 +671,15 @@ def parallel_root_visits(game: Game, config: dict[str, Any], obs: Observation, r
 # --- measurement ------------------------------------------------------------------------------------------
 def measure(game_name: str, spec: str, workers: int, positions: int, seed: int) -> dict[str, Any]:
     """Compare ``spec`` with workers=1 and workers=``workers`` on the bench's positions, alternating the two
-    so both see the same machine load. Besides wall-clock iterations/s (distorted on a shared machine) it
-    reports CPU seconds per iteration in each process and the overheads, and from them the speed-up an idle
-    machine with ``workers`` free cores would give: workers=1 CPU time against dispatch + the slowest share
-    (its start delay + its CPU time) + merge."""
+    so both see the same machine load.
+
+    Wall-clock iterations/s are distorted on a shared machine, so this also reports what does not depend on
+    the load: CPU seconds per iteration in each process, the CPU cost of the overheads (dispatch in the
+    caller, unpickling and setting up in a helper, the merge) and the wall-clock start delay of the helpers.
+    ``overhead_speedup_bound`` = T1 / (T1 / workers + overhead CPU) is the speed-up on an idle machine with
+    ``workers`` free cores if every process ran iterations as fast as the single search did (what the
+    overheads alone allow); ``cpu_speedup_estimate`` uses the measured CPU time of the slowest share instead.
+    """
     import statistics
 
     from engine import agents, registry
@@ -671,31 +705,35 @@ def measure(game_name: str, spec: str, workers: int, positions: int, seed: int) 
             cpu = time.process_time() - cpu
             its = reports[-1].iterations if reports else 0
             if n == 1:
-                row.update(single_wall=wall, single_cpu=cpu, single_iterations=its,
+                row.update(single_wall_s=wall, single_cpu_s=cpu, single_iterations=its,
                            single_cpu_per_iteration_us=1e6 * cpu / max(1, its))
                 continue
             st = last_stats()
             shares = st["shares"]
-            slowest = max([shares[0]["cpu_seconds"]] + [(s["start_delay"] or 0.0) + s["cpu_seconds"]
-                                                        for s in shares[1:]])
-            idle_estimate = st["dispatch_seconds"] + slowest + st["merge_seconds"]
-            row.update(parallel_wall=wall, parallel_iterations=its, caller_cpu=cpu,
+            overhead = (st["dispatch_cpu_seconds"] + st["merge_cpu_seconds"]
+                        + max([s["prepare_cpu_seconds"] for s in shares[1:]] or [0.0]))
+            slowest = max(s["cpu_seconds"] for s in shares)
+            row.update(parallel_wall_s=wall, parallel_iterations=its,
                        share_cpu_per_iteration_us=[1e6 * s["cpu_seconds"] / max(1, s["iterations"]) for s in shares],
-                       dispatch_ms=1e3 * st["dispatch_seconds"],
-                       helper_start_delay_ms=[1e3 * (s["start_delay"] or 0.0) for s in shares[1:]],
-                       wait_after_own_share_ms=1e3 * st["wait_seconds"], merge_ms=1e3 * st["merge_seconds"],
-                       idle_machine_estimate_seconds=idle_estimate)
-            row["wall_speedup"] = (its / wall) / (row["single_iterations"] / row["single_wall"])
-            row["idle_machine_speedup_estimate"] = ((its / idle_estimate)
-                                                    / (row["single_iterations"] / row["single_cpu"]))
+                       dispatch_wall_ms=1e3 * st["dispatch_seconds"], dispatch_cpu_ms=1e3 * st["dispatch_cpu_seconds"],
+                       helper_prepare_cpu_ms=[1e3 * s["prepare_cpu_seconds"] for s in shares[1:]],
+                       helper_start_delay_wall_ms=[1e3 * (s["start_delay"] or 0.0) for s in shares[1:]],
+                       wait_after_own_share_wall_ms=1e3 * st["wait_seconds"],
+                       merge_cpu_ms=1e3 * st["merge_cpu_seconds"], overhead_cpu_ms=1e3 * overhead)
+            single = row["single_cpu_s"] * its / max(1, row["single_iterations"])
+            row["wall_speedup"] = (its / wall) / (row["single_iterations"] / row["single_wall_s"])
+            row["overhead_speedup_bound"] = single / (single / workers + overhead)
+            row["cpu_speedup_estimate"] = single / (slowest + overhead)
         rows.append(row)
 
     def med(key: str) -> float:
         return statistics.median(r[key] for r in rows)
 
     return {"game": game_name, "spec": spec, "workers": workers, "positions": positions, "seed": seed,
-            "helper_startup_seconds": startup, "median_wall_speedup": med("wall_speedup"),
-            "median_idle_machine_speedup_estimate": med("idle_machine_speedup_estimate"),
+            "helper_startup_wall_s": startup, "median_wall_speedup": med("wall_speedup"),
+            "median_overhead_speedup_bound": med("overhead_speedup_bound"),
+            "median_cpu_speedup_estimate": med("cpu_speedup_estimate"),
+            "median_overhead_cpu_ms": med("overhead_cpu_ms"),
             "median_single_cpu_per_iteration_us": med("single_cpu_per_iteration_us"), "rows": rows}
 
 
