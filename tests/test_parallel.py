@@ -150,3 +150,38 @@ def test_every_game_goes_over_the_wire_small_and_searches_in_parallel() -> None:
         result = parallel.parallel_root_visits(game, config, obs, random.Random(1), None)
         assert result.iterations == 120 and parallel.last_stats()["shares"][1]["error"] is None
         assert set(result.visits) <= set(obs.legal_moves())
+
+
+def test_a_helper_still_starting_is_not_waited_for_after_a_cancel() -> None:
+    game, obs, legal = _position(0)
+    parallel.shutdown_pool()
+    (pid,) = parallel.prestart(2)  # started, not waited for
+    os.kill(pid, signal.SIGSTOP)  # frozen before it could finish importing and report ready
+    try:
+        cancel = threading.Event()
+        cancel.set()
+        move = agents.make("ismcts:iterations=10000000,workers=2", game).choose(
+            obs, random.Random(1), Budget(cancel=cancel))
+        assert move in legal
+        own, helper = parallel.last_stats()["shares"]
+        assert own["iterations"] <= 16 and helper["skipped"] and helper["error"] is None
+        assert pid in parallel.pool_pids()  # not killed: it is kept for the next decision
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    spec = "ismcts:iterations=300,workers=2"
+    first = agents.make(spec, game).choose(obs, random.Random(2))
+    assert parallel.last_stats()["shares"][1]["iterations"] == 150  # its stale job's answer was ignored
+    assert agents.make(spec, game).choose(obs, random.Random(2)) == first and parallel.pool_pids() == [pid]
+
+
+def test_a_hung_helper_is_given_up_after_a_stop() -> None:
+    game, obs, legal = _position(1)
+    (pid,) = parallel.prestart(2, wait=60.0)
+    os.kill(pid, signal.SIGSTOP)  # alive but never answers
+    cancel = threading.Event()
+    with pytest.warns(RuntimeWarning, match="no answer"):
+        move = agents.make("ismcts:iterations=10000000,workers=2", game).choose(
+            obs, random.Random(1), Budget(cancel=cancel, on_progress=lambda p: cancel.set()))
+    assert move in legal and pid not in parallel.pool_pids()
+    helper = parallel.last_stats()["shares"][1]
+    assert "no answer" in helper["error"] and not helper["rerun"]
