@@ -171,3 +171,40 @@ def test_ismcts_ti_spec_plays_legal_moves() -> None:
         seat = state.current_player
         move = agent.choose(state.observation(seat), rng)
         assert move in state.legal_moves()
+
+
+@pytest.mark.parametrize("passing", ["none", "left", "across"])
+def test_fast_abstraction_key_equals_the_reference(passing: str) -> None:
+    from engine.search.hearts_abstraction import hearts_key, hearts_key_reference
+
+    game = registry.create("hearts", {"passing": passing, "target": 0})
+    rng = random.Random(11)
+    keys: dict = {}
+    for hand in range(3):
+        state = game.new_hand(rng, dealer=hand)
+        while True:
+            for observer in range(4):
+                fast = hearts_key(state, observer)
+                assert fast == hearts_key_reference(state, observer)
+                keys.setdefault(fast, set()).add(len(state.history))
+            if state.is_terminal():
+                break
+            moves = state.legal_moves()
+            state.do(moves[int(rng.random() * len(moves))])
+    assert len(keys) > 400  # the key tells positions apart
+
+
+def test_abstraction_counts_a_passed_card_as_held_by_its_receiver() -> None:
+    from engine.search.hearts_abstraction import QUEEN_FLAG, hearts_key, hearts_key_reference
+
+    state = HeartsState(Hearts({"passing": "left", "target": 0}), [D.parse_set(h) for h in DEAL], 3, 1)
+    passes = ["2D 3D 4D", "7D 8D 9D", "JD QD KD", "QS AS JS"]  # seat 3 passes the queen to seat 0
+    for seat_cards in passes:
+        for card in seat_cards.split():
+            state.apply(state.parse_move(f"pass {card}"))
+    assert not state.passing and state.hands[0] >> QS & 1
+    for observer, holder_bits in ((3, 1 << 0), (1, 0b1101)):  # seat 1 does not know where it went
+        key = hearts_key(state, observer)
+        assert key == hearts_key_reference(state, observer)
+        queen = [v for v in key[3][3] if v & QUEEN_FLAG]
+        assert queen == [holder_bits | QUEEN_FLAG]

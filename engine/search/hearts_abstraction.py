@@ -6,18 +6,148 @@ which card is winning it by relative order, and its penalty points), which seats
 (six cases: nobody, exactly one of the four seats, or several), whether hearts are broken, and the card
 abstraction - for every card not yet played, its suit, its relative order among the unplayed cards of its
 suit, who may hold it from the observer's point of view, and whether it is the queen of spades.
+
+:func:`hearts_key` is the search's hot path (called at every expansion of ISMCTS-T): it reads the
+determinized state directly with bitmasks. :func:`hearts_key_reference` builds the same information set
+from a full :class:`~engine.observation.Observation` (slow, kept as the specification and for the passing
+phase); the two give equal keys for equal information sets (tested). A card the observer knows to be in
+another seat's hand (a card it passed there, the 2 of clubs about to be led) counts as held by that seat.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import Any
 
+from engine.cards import FRENCH52
 from engine.game import GameState
 from engine.search import hooks
 
+QUEEN_FLAG = 1 << 9
+"""Added to a card's holder bits when the card is the queen of spades."""
+UNSEEN_SLOT = 1 << 8
+"""Holder bit of a hidden slot without an owner (none in Hearts; kept for the reference's generality)."""
+
 
 def hearts_key(state: GameState, observer: int) -> Hashable:
-    """The abstracted information set of ``observer`` in a (determinized) Hearts state."""
+    """The abstracted information set of ``observer`` in a (determinized) Hearts state (fast path)."""
+    if getattr(state, "passing", False):
+        return hearts_key_reference(state, observer)
+    g = state.game
+    hands = state.hands
+    mine = hands[observer]
+    known = [0, 0, 0, 0]
+    pass_offset = state.pass_offset
+    if pass_offset:
+        target = (observer + pass_offset) % 4
+        known[target] = hands[target] & state.passed[observer]
+    trick = state.trick
+    won = state.won
+    tricks_won = state.tricks_won
+    if not trick and not (tricks_won[0] or tricks_won[1] or tricks_won[2] or tricks_won[3]):
+        cur = state.current
+        known[cur] |= hands[cur] & _TWO_CLUBS_BIT
+    known[observer] = 0
+    unknown = 0
+    for s in range(4):
+        if s != observer:
+            unknown |= hands[s] & ~known[s]
+    full = g.deck.full_mask
+    suit_masks = g.suit_masks
+    voids = state.voids
+    excluded = state.excluded
+    allowed: list[tuple[int, int]] = []  # (holder bit, cards that seat may hold)
+    for s in range(4):
+        if s != observer and hands[s] & ~known[s]:
+            a = full & ~excluded[s] & unknown
+            v = voids[s]
+            if v:
+                for suit in range(4):
+                    if v >> suit & 1:
+                        a &= ~suit_masks[suit]
+            allowed.append((1 << s, a))
+    known_all = known[0] | known[1] | known[2] | known[3]
+    remaining = mine | unknown | known_all
+    obit = 1 << observer
+    cache = _SUIT_CODES
+    suits = []
+    for suit in range(4):
+        sm = suit_masks[suit]
+        rem = remaining & sm
+        ident = (rem, mine & sm, obit, tuple((bit_s, a & rem) for bit_s, a in allowed),
+                 tuple(k & sm for k in known) if known_all & sm else None)
+        code = cache.get(ident)
+        if code is None:
+            code = _suit_code(rem, mine, obit, allowed, known)
+            if len(cache) >= _CACHE_LIMIT:
+                cache.clear()
+            cache[ident] = code
+        suits.append(code)
+    if trick:
+        suit_of, strength = g.suit_of, g.strength
+        led = suit_of[trick[0]]
+        follow = [c for c in trick if suit_of[c] == led]
+        best = max(follow, key=lambda c: strength[c])
+        rank_in_trick = sum(1 for c in follow if strength[c] < strength[best])
+        points = g.card_points
+        trick_key: tuple = (state.leader, len(trick), led, rank_in_trick, best == _QUEEN,
+                            sum(points[c] for c in trick))
+    else:
+        trick_key = (state.leader, 0)
+    pm = _point_mask(g)
+    takers = [s for s in range(4) if won[s] & pm]
+    taken = -1 if not takers else takers[0] if len(takers) == 1 else 4
+    return (trick_key, taken, bool(state.hearts_broken), tuple(suits), False)
+
+
+def _suit_code(rem: int, mine: int, obit: int, allowed: list[tuple[int, int]], known: list[int]) -> tuple:
+    """Holder bits (plus the queen flag) of the cards in ``rem`` (one suit), lowest card first."""
+    items = []
+    m = rem
+    while m:
+        b = m & -m
+        m ^= b
+        if b & mine:
+            v = obit
+        else:
+            v = 0
+            for bit_s, a in allowed:
+                if a & b:
+                    v |= bit_s
+            if not v:
+                for s in range(4):
+                    if known[s] & b:
+                        v = 1 << s
+        if b == _QUEEN_BIT:
+            v |= QUEEN_FLAG
+        items.append(v)
+    return tuple(items)
+
+
+_SUIT_CODES: dict[tuple, tuple] = {}
+"""Memo of :func:`_suit_code` by its inputs restricted to one suit (the search meets the same suits often)."""
+_CACHE_LIMIT = 200_000
+
+_QUEEN = FRENCH52.parse("QS")
+_QUEEN_BIT = 1 << _QUEEN
+_TWO_CLUBS_BIT = 1 << FRENCH52.parse("2C")
+_POINT_MASKS: dict[int, int] = {}
+
+
+def _point_mask(g: Any) -> int:
+    """Cards that carry points in ``g`` (cached per game object)."""
+    pm = _POINT_MASKS.get(id(g))
+    if pm is None:
+        pm = 0
+        for c, p in enumerate(g.card_points):
+            if p:
+                pm |= 1 << c
+        _POINT_MASKS[id(g)] = pm
+    return pm
+
+
+def hearts_key_reference(state: GameState, observer: int) -> Hashable:
+    """The same abstraction built from ``state.observation(observer)`` (the specification; slow)."""
     obs = state.observation(observer)
     view = obs.state
     g = view.game
@@ -27,15 +157,20 @@ def hearts_key(state: GameState, observer: int) -> Hashable:
     for c in range(g.deck.size):
         if mine >> c & 1:
             holders[c] = 1 << observer
+    for s in range(4):
+        if s != observer:
+            for c in range(g.deck.size):
+                if view.hands[s] >> c & 1:  # a card the observer knows to be there
+                    holders[c] = 1 << s
     for slot in obs.slots:
         for c in range(g.deck.size):
             if obs.unknown >> c & 1 and slot.allowed >> c & 1:
-                holders[c] = holders.get(c, 0) | (1 << 8 if slot.owner < 0 else 1 << slot.owner)
+                holders[c] = holders.get(c, 0) | (UNSEEN_SLOT if slot.owner < 0 else 1 << slot.owner)
     queen = g.deck.parse("QS")
     suits = []
     for s in range(4):
         remaining = sorted((c for c in holders if suit_of[c] == s), key=lambda c: strength[c])
-        suits.append(tuple((holders[c], c == queen) for c in remaining))
+        suits.append(tuple(holders[c] | (QUEEN_FLAG if c == queen else 0) for c in remaining))
     trick = view.trick
     points = g.card_points
     if trick:
