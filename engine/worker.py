@@ -12,6 +12,10 @@ The caller only touches :meth:`MoveWorker.request`, :meth:`MoveWorker.poll` (non
 * A cancelled or superseded request produces no :class:`WorkerDone`; its late messages are dropped.
 * If the search process dies, the pending request ends with :class:`WorkerFailed` carrying a random legal
   fallback move, and the next request starts a fresh process.
+* Agents with root parallelization (``ismcts:...,workers=N``) work unchanged: the search process starts
+  its own N-1 helper processes (:mod:`engine.search.parallel`, kept between requests), which detach from
+  its stdin/stdout; a cancel or a superseding request stops them too, and if the search process is killed
+  they exit on their own. They compete with the app for the cores, which is why presets use one worker.
 
 :func:`choose_move` is the synchronous, in-process convenience used by scripts and tests.
 """
