@@ -185,3 +185,20 @@ def test_a_hung_helper_is_given_up_after_a_stop() -> None:
     assert move in legal and pid not in parallel.pool_pids()
     helper = parallel.last_stats()["shares"][1]
     assert "no answer" in helper["error"] and not helper["rerun"]
+
+
+def _choose_in_this_process(spec: str, seed: int) -> tuple[dict, list[bool]]:
+    game, obs, _legal = _position(2)
+    result = parallel.parallel_root_visits(game, _config(game, spec), obs, random.Random(seed), None)
+    return result.visits, [s["local"] for s in parallel.last_stats()["shares"]]
+
+
+def test_a_daemonic_process_runs_the_shares_itself_with_the_same_result() -> None:
+    import multiprocessing
+
+    spec = "ismcts:iterations=500,workers=2"
+    here, local_here = _choose_in_this_process(spec, 12)
+    with multiprocessing.get_context("spawn").Pool(1) as pool:  # like arena --jobs: daemonic workers
+        there, local_there = pool.apply(_choose_in_this_process, (spec, 12))
+    assert local_here == [False, False] and local_there == [False, True]
+    assert here == there and sum(here.values()) == 500  # the same two shares, wherever they ran

@@ -24,7 +24,10 @@ Design, to keep the overhead small:
 * a helper that dies, fails or does not answer after a stop never hangs the caller: a
   :class:`RuntimeWarning` is issued, its share is re-run in the calling process when the budget is
   iterations only (so the move is still the deterministic one) and dropped otherwise, and the pool starts a
-  fresh helper next time.
+  fresh helper next time;
+* where no helper can be started (a daemonic process such as an ``arena --jobs`` pool worker may not have
+  children) the shares run one after another in the caller: the same move with an iteration budget, the
+  single search's with a time budget.
 
 :func:`last_stats` describes the overhead of the last parallel search in this process (dispatch time, how
 long the helpers took to start their share, the wait and merge at the end, CPU seconds per share).
@@ -117,6 +120,17 @@ def shutdown_pool() -> None:
 
 
 atexit.register(shutdown_pool)
+
+
+def _forget_pool_after_fork() -> None:
+    """A forked child must not use (nor stop) its parent's helpers."""
+    global _lock
+    _lock = threading.Lock()
+    _idle.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool_after_fork)
 
 
 # --- key encoding (root keys are moves or move-handler keys: ints, strings or tuples of them) -------------
@@ -345,6 +359,7 @@ class _Share:
         self.error: str | None = None
         self.rerun = False
         self.skipped = False  # stopped (deadline or cancel) before its helper had even started
+        self.local = False  # no helper process could be used: run in the caller after share 0
 
 
 class _CallerCancel:
@@ -408,7 +423,18 @@ class _Run:
         if not remote:
             return
         cpu = time.thread_time()
-        helpers = _acquire(len(remote))
+        if multiprocessing.current_process().daemon:
+            # e.g. an arena --jobs pool process: it may not have children; run the shares here, one by one
+            for share in remote:
+                share.local = True
+            return
+        try:
+            helpers = _acquire(len(remote))
+        except OSError as e:
+            for share in remote:
+                share.local = True
+            self.warnings.append(f"root parallelization: could not start helper processes ({e})")
+            return
         obs_bytes = _dump_observation(self.obs)
         remaining = self.deadline - time.perf_counter() if self.seconds > 0 else 0.0
         for share, h in zip(remote, helpers, strict=True):
@@ -614,9 +640,13 @@ class _Run:
                 self.report()
             waited = time.perf_counter() - own_end
             for share in self.shares[1:]:
-                if share.error is not None and self.seconds <= 0 and not self.cancelled():
-                    share.rerun = True  # iterations only: the same share, so the same move
+                if share.error is None and not share.local:
+                    continue
+                if self.seconds <= 0 and not self.cancelled():
+                    share.rerun = share.error is not None  # iterations only: the same share, the same move
                     self.run_local(share, 0.0)
+                elif share.local:
+                    share.skipped = True  # a time budget already spent by share 0
         finally:
             self.stop_helpers()
             for s in self.pending():
@@ -654,7 +684,7 @@ class _Run:
             "shares": [{"index": s.index, "iterations": s.iterations, "budget": s.iterations_budget,
                         "cpu_seconds": s.cpu, "start_delay": s.start_delay, "prepare_cpu_seconds": s.prepare_cpu,
                         "error": s.error,
-                        "rerun": s.rerun, "skipped": s.skipped} for s in self.shares],
+                        "rerun": s.rerun, "skipped": s.skipped, "local": s.local} for s in self.shares],
         }
         with _lock:
             _last_stats.clear()
