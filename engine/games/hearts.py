@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from engine.cards import FRENCH52, NotationError, bits, popcount
 from engine.game import HandResult, Option, StateFormatError
-from engine.games.tricks import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int
+from engine.games.tricks import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int, card_tables, solo_outcomes
 from engine.observation import HiddenSlot
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
@@ -31,6 +31,9 @@ HEART_MASK = FRENCH52.suit_mask(HEARTS)
 POINT_MASK = HEART_MASK | 1 << QUEEN_SPADES
 """Cards that carry penalty points (restricted on the first trick; all of them = shooting the moon)."""
 PASS_CARDS = 3
+_CARDS = card_tables(FRENCH52)
+_PASSES = card_tables(FRENCH52, PASS_FLAG)
+_new_state = object.__new__
 
 DIRECTIONS = {"hold": 0, "left": 1, "across": 2, "right": 3}
 """Seat offset of the receiver in play order (left = the next player)."""
@@ -129,6 +132,28 @@ class HeartsState(TrickState):
         other.hearts_broken = self.hearts_broken  # type: ignore[attr-defined]
         other.excluded = self.excluded[:]  # type: ignore[attr-defined]
 
+    def clone(self) -> HeartsState:
+        other = _new_state(HeartsState)
+        other.game = self.game
+        other.num_players = self.num_players
+        other.hands = self.hands[:]
+        other.current = self.current
+        other.leader = self.leader
+        other.trick = self.trick[:]
+        other.trump = self.trump
+        other.won = self.won[:]
+        other.tricks_won = self.tricks_won[:]
+        other.voids = self.voids[:]
+        other.history = self.history[:]
+        other.dealer = self.dealer
+        other.pass_offset = self.pass_offset
+        other.pass_first = self.pass_first
+        other.passes_done = self.passes_done
+        other.passed = self.passed[:]
+        other.hearts_broken = self.hearts_broken
+        other.excluded = self.excluded[:]
+        return other
+
     def _start_play(self) -> None:
         bit = 1 << TWO_CLUBS
         for s in range(4):
@@ -174,11 +199,15 @@ class HeartsState(TrickState):
         return hand
 
     def legal_moves(self) -> list[int]:
-        if self.passing:
-            return [c | PASS_FLAG for c in bits(self.hands[self.current])]
-        if self.is_terminal():
-            return []
-        return bits(self.legal_mask())
+        if self.pass_offset and self.passes_done < 4 * PASS_CARDS:
+            return _PASSES.cards(self.hands[self.current])
+        trick = self.trick
+        if trick:
+            led = self.game.suit_of[trick[0]]
+            follow = _CARDS.suit_cards[led][self.hands[self.current] >> _CARDS.shift[led] & _CARDS.rank_mask]
+            if follow:
+                return list(follow)
+        return _CARDS.cards(self.legal_mask())  # empty when the hand is over
 
     def is_terminal(self) -> bool:
         h = self.hands
@@ -223,79 +252,135 @@ class HeartsState(TrickState):
 
     def random_rollout(self, rng: random.Random) -> None:
         """Random playout to the end (search fast path): the same choices and final state as repeatedly
-        doing ``legal_moves()[int(rng.random() * len(moves))]``, without building move lists."""
+        doing ``legal_moves()[int(rng.random() * len(moves))]``, one trick at a time with table lookups
+        instead of move lists."""
         rand = rng.random
-        while self.passing:
-            hand = self.hands[self.current]
-            k = int(rand() * hand.bit_count())
-            while k:
-                hand &= hand - 1
-                k -= 1
-            self.do((hand & -hand).bit_length() - 1 | PASS_FLAG)
+        hands = self.hands
+        append = self.history.append
+        if self.pass_offset and self.passes_done < 4 * PASS_CARDS:
+            passed = self.passed
+            done = self.passes_done
+            seat = self.current
+            while done < 4 * PASS_CARDS:
+                hand = legal = hands[seat]
+                k = int(rand() * hand.bit_count())
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                bit = legal & -legal
+                hands[seat] = hand ^ bit
+                passed[seat] |= bit
+                append((seat, bit.bit_length() - 1 | PASS_FLAG))
+                done += 1
+                if done % PASS_CARDS == 0 and done < 4 * PASS_CARDS:
+                    seat = (seat + 1) % 4
+            self.passes_done = done
+            self.current = seat
+            offset = self.pass_offset
+            for s in range(4):
+                hands[(s + offset) % 4] |= passed[s]
+            self._start_play()
         g = self.game
-        suit_of, suit_masks, strength = g.suit_of, g.suit_masks, g.strength
-        hands, voids, excluded, history = self.hands, self.voids, self.excluded, self.history
-        won, tricks_won, trick = self.won, self.tricks_won, self.trick
-        queen_breaks = g.queen_breaks
+        suit_cards, shifts, rank_mask = _CARDS.suit_cards, _CARDS.shift, _CARDS.rank_mask
+        keys = g.winner_keys(-1)
+        followers = g.followers
+        suit_of = g.suit_of
+        voids, excluded, won, tricks_won = self.voids, self.excluded, self.won, self.tricks_won
         not_points = g.deck.full_mask & ~POINT_MASK
         not_hearts = g.deck.full_mask & ~HEART_MASK
         two_clubs = 1 << TWO_CLUBS
+        breaking = HEART_MASK | (1 << QUEEN_SPADES if g.queen_breaks else 0)
         broken = self.hearts_broken
         first = self.first_trick()
-        seat, leader = self.current, self.leader
-        best_i = self.trick_winner_index() if trick else 0
-        led = suit_of[trick[0]] if trick else -1
+        trick = self.trick
+        leader = self.leader
+        if trick:  # finish the trick in progress
+            led = suit_of[trick[0]]
+            key = keys[led]
+            best, best_v, w = leader, -2, 0
+            for seat, c in zip((leader,) + followers[leader], trick, strict=False):
+                w |= 1 << c
+                if key[c] > best_v:
+                    best, best_v = seat, key[c]
+            seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
+        else:
+            leader = self.current
+            if not hands[leader]:
+                return
+            seats = ()
         while True:
-            hand = hands[seat]
-            if trick:
-                legal = hand & suit_masks[led]
-                if not legal:
-                    voids[seat] |= 1 << led
-                    legal = (hand & not_points) if first else 0
-                    if not legal:
-                        legal = hand
-            elif not hand:
-                break
-            elif first:
-                legal = hand & two_clubs or hand
-            elif not broken:
-                legal = hand & not_hearts or hand
-            else:
-                legal = hand
-            k = int(rand() * legal.bit_count())
-            while k:
-                legal &= legal - 1
-                k -= 1
-            bit = legal & -legal
-            card = bit.bit_length() - 1
-            hands[seat] = hand ^ bit
-            if trick:
-                if first and bit & POINT_MASK and suit_of[card] != led:
-                    excluded[seat] |= not_points
-                b = trick[best_i]
-                if suit_of[card] == suit_of[b] and strength[card] > strength[b]:
-                    best_i = len(trick)
-            else:
+            if not seats:  # lead: the 2 of clubs first, hearts only once broken (or with nothing else)
+                hand = hands[leader]
+                if not hand:
+                    break
+                if first:
+                    legal = hand & two_clubs or hand
+                elif not broken:
+                    legal = hand & not_hearts or hand
+                else:
+                    legal = hand
+                k = int(rand() * legal.bit_count())
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                w = legal & -legal
+                card = w.bit_length() - 1
+                hands[leader] = hand ^ w
+                if not broken and w & breaking:
+                    if w & HEART_MASK:
+                        excluded[leader] |= not_hearts  # led hearts unbroken: held only hearts
+                    broken = True
+                append((leader, card))
                 led = suit_of[card]
-                if bit & HEART_MASK and not broken:
-                    excluded[seat] |= not_hearts
-            if bit & HEART_MASK or (card == QUEEN_SPADES and queen_breaks):
-                broken = True
-            trick.append(card)
-            history.append((seat, card))
-            if len(trick) == 4:
-                seat = leader = (leader + best_i) % 4
-                w = 0
-                for c in trick:
-                    w |= 1 << c
-                won[seat] |= w
-                tricks_won[seat] += 1
-                trick.clear()
-                best_i = 0
-                first = False
-            else:
-                seat = (seat + 1) % 4
-        self.current, self.leader, self.hearts_broken = seat, leader, broken
+                key = keys[led]
+                best, best_v = leader, key[card]
+                seats = followers[leader]
+            table = suit_cards[led]
+            shift = shifts[led]
+            for seat in seats:
+                hand = hands[seat]
+                follow = table[hand >> shift & rank_mask]
+                if follow:
+                    card = follow[int(rand() * len(follow))]
+                    bit = 1 << card
+                else:
+                    voids[seat] |= 1 << led
+                    legal = (hand & not_points if first else 0) or hand
+                    k = int(rand() * legal.bit_count())
+                    while k:
+                        legal &= legal - 1
+                        k -= 1
+                    bit = legal & -legal
+                    card = bit.bit_length() - 1
+                    if first and bit & POINT_MASK:
+                        excluded[seat] |= not_points  # points on the first trick: had nothing else
+                if not broken and bit & breaking:
+                    broken = True
+                hands[seat] = hand ^ bit
+                w |= bit
+                if key[card] > best_v:
+                    best, best_v = seat, key[card]
+                append((seat, card))
+            won[best] |= w
+            tricks_won[best] += 1
+            leader = best
+            seats = ()
+            first = False
+        trick.clear()
+        self.leader = self.current = leader
+        self.hearts_broken = broken
+
+    def outcomes(self) -> list[float]:
+        """Lean ``result().outcome(s)``: the lowest penalty wins (a moon shooter always wins alone)."""
+        points = [(w & HEART_MASK).bit_count() + (13 if w >> QUEEN_SPADES & 1 else 0) for w in self.won]
+        if 26 in points:
+            moon = points.index(26)
+            return [1.0 if s == moon else 0.0 for s in range(4)]
+        if self.game.variant["jack_diamonds"]:
+            for s, w in enumerate(self.won):
+                if w >> JACK_DIAMONDS & 1:
+                    points[s] -= 10
+        return solo_outcomes(points, min(points))
 
     # --- information ------------------------------------------------------------------------------
     def known_to(self, seat: int, observer: int) -> int:

@@ -15,8 +15,11 @@ from typing import Any, ClassVar
 
 from engine.cards import FRENCH52, NotationError, bits, popcount
 from engine.game import HandResult, Option, StateFormatError, VariantError
-from engine.games.tricks import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int
+from engine.games.tricks import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int, card_tables, solo_outcomes
 from engine.observation import HiddenSlot
+
+_new_state = object.__new__
+_DISCARD_TABLES = card_tables(FRENCH52, PASS_FLAG)
 
 SPADES = 3
 DISCARDS = 4
@@ -91,6 +94,25 @@ class MossSideWhistState(TrickState):
         other.discards = self.discards  # type: ignore[attr-defined]
         other.discards_done = self.discards_done  # type: ignore[attr-defined]
 
+    def clone(self) -> MossSideWhistState:
+        other = _new_state(MossSideWhistState)
+        other.game = self.game
+        other.num_players = self.num_players
+        other.hands = self.hands[:]
+        other.current = self.current
+        other.leader = self.leader
+        other.trick = self.trick[:]
+        other.trump = self.trump
+        other.won = self.won[:]
+        other.tricks_won = self.tricks_won[:]
+        other.voids = self.voids[:]
+        other.history = self.history[:]
+        other.dealer = self.dealer
+        other.hand_leader = self.hand_leader
+        other.discards = self.discards
+        other.discards_done = self.discards_done
+        return other
+
     @property
     def discarding(self) -> bool:
         """Whether the leader is still discarding."""
@@ -98,10 +120,8 @@ class MossSideWhistState(TrickState):
 
     def legal_moves(self) -> list[int]:
         if self.discards_done < DISCARDS:
-            return [c | PASS_FLAG for c in bits(self.hands[self.current])]
-        if self.is_terminal():
-            return []
-        return bits(self.legal_mask())
+            return _DISCARD_TABLES.cards(self.hands[self.current])
+        return TrickState.legal_moves(self)
 
     def is_terminal(self) -> bool:
         h = self.hands
@@ -121,57 +141,33 @@ class MossSideWhistState(TrickState):
     def random_rollout(self, rng: random.Random) -> None:
         """Random playout to the end (search fast path): the same choices and final state as repeatedly
         doing ``legal_moves()[int(rng.random() * len(moves))]``, without building move lists."""
-        rand = rng.random
-        hands = self.hands
-        while self.discards_done < DISCARDS:
-            hand = hands[self.current]
-            k = int(rand() * hand.bit_count())
-            while k:
-                hand &= hand - 1
-                k -= 1
-            self.do((hand & -hand).bit_length() - 1 | PASS_FLAG)
-        g = self.game
-        suit_of, suit_masks, strength = g.suit_of, g.suit_masks, g.strength
-        voids, history, won, tricks_won, trick = self.voids, self.history, self.won, self.tricks_won, self.trick
-        seat, leader = self.current, self.leader
-        best_i = self.trick_winner_index() if trick else 0
-        led = suit_of[trick[0]] if trick else -1
-        while True:
-            hand = hands[seat]
-            if trick:
-                legal = hand & suit_masks[led]
-                if not legal:
-                    legal = hand
-                    voids[seat] |= 1 << led
-            elif not hand:
-                break
-            else:
+        if self.discards_done < DISCARDS:
+            rand = rng.random
+            append = self.history.append
+            seat = self.current
+            hand = self.hands[seat]
+            discards = self.discards
+            for _ in range(DISCARDS - self.discards_done):
                 legal = hand
-            k = int(rand() * legal.bit_count())
-            while k:
-                legal &= legal - 1
-                k -= 1
-            bit = legal & -legal
-            card = bit.bit_length() - 1
-            hands[seat] = hand ^ bit
-            if trick:
-                b = trick[best_i]
-                sc, sb = suit_of[card], suit_of[b]
-                if (sc == sb and strength[card] > strength[b]) or (sc == SPADES and sb != SPADES):
-                    best_i = len(trick)
-            else:
-                led = suit_of[card]
-            trick.append(card)
-            history.append((seat, card))
-            if len(trick) == 3:
-                seat = leader = (leader + best_i) % 3
-                won[seat] |= 1 << trick[0] | 1 << trick[1] | 1 << trick[2]
-                tricks_won[seat] += 1
-                trick.clear()
-                best_i = 0
-            else:
-                seat = (seat + 1) % 3
-        self.current, self.leader = seat, leader
+                k = int(rand() * hand.bit_count())
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                bit = legal & -legal
+                hand ^= bit
+                discards |= bit
+                append((seat, bit.bit_length() - 1 | PASS_FLAG))
+            self.hands[seat] = hand
+            self.discards = discards
+            self.discards_done = DISCARDS
+        self.play_out_tricks(rng)
+
+    def outcomes(self) -> list[float]:
+        """Lean ``result().outcome(s)``: the highest tricks-minus-target score wins (ties share)."""
+        t = self.tricks_won
+        points = [t[0] - 4, t[1] - 4, t[2] - 4]
+        points[self.hand_leader] -= 4
+        return solo_outcomes(points, max(points))
 
     # --- information ------------------------------------------------------------------------------
     def mask_history(self, observer: int) -> list[tuple[int, int]]:

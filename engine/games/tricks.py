@@ -26,12 +26,15 @@ class CardTables:
 
     ``suit_cards[s][sub]`` is the ascending tuple of the cards of suit ``s`` whose rank bits are ``sub``
     (``sub = mask >> shift[s] & rank_mask``), so a suit's cards of a hand are one shift, one mask and one
-    index away, in the same order as :func:`engine.cards.bits`.
+    index away, in the same order as :func:`engine.cards.bits`. With ``flag`` every card is or-ed with it
+    (move lists such as ``PASS_FLAG | card``).
     """
 
-    __slots__ = ("ranks", "rank_mask", "shift", "suit_cards", "num_suits")
+    __slots__ = ("deck", "flag", "ranks", "rank_mask", "shift", "suit_cards", "num_suits")
 
-    def __init__(self, deck: Deck) -> None:
+    def __init__(self, deck: Deck, flag: int = 0) -> None:
+        self.deck = deck
+        self.flag = flag
         r = len(deck.ranks)
         self.ranks = r
         self.rank_mask = (1 << r) - 1
@@ -40,11 +43,14 @@ class CardTables:
         self.suit_cards: list[list[tuple[int, ...]]] = []
         for s in range(self.num_suits):
             table: list[tuple[int, ...]] = [()] * (1 << r)
-            base = s * r
+            base = s * r | flag
             for sub in range(1, 1 << r):
                 high = sub.bit_length() - 1
                 table[sub] = table[sub ^ (1 << high)] + (base + high,)
             self.suit_cards.append(table)
+
+    def __reduce__(self) -> tuple[Any, tuple[Deck, int]]:
+        return card_tables, (self.deck, self.flag)  # pickled as a reference: rebuilt (or shared) on loading
 
     def cards(self, mask: int) -> list[int]:
         """The cards of ``mask`` in increasing order (as :func:`engine.cards.bits`, by table lookups)."""
@@ -57,15 +63,23 @@ class CardTables:
         return out
 
 
-_TABLES: dict[str, CardTables] = {}
+_TABLES: dict[tuple[str, int], CardTables] = {}
 
 
-def card_tables(deck: Deck) -> CardTables:
-    """The shared :class:`CardTables` of ``deck``."""
-    tables = _TABLES.get(deck.name)
+def card_tables(deck: Deck, flag: int = 0) -> CardTables:
+    """The shared :class:`CardTables` of ``deck`` (cards or-ed with ``flag``)."""
+    tables = _TABLES.get((deck.name, flag))
     if tables is None:
-        tables = _TABLES[deck.name] = CardTables(deck)
+        tables = _TABLES[(deck.name, flag)] = CardTables(deck, flag)
     return tables
+
+
+def solo_outcomes(points: list[int], best: int) -> list[float]:
+    """Outcomes of an every-seat-for-itself hand: 1 for the only seat with ``best`` points, 0.5 for each of
+    several (a shared win, or a draw when every seat has it), 0 for the others."""
+    if points.count(best) == 1:
+        return [1.0 if p == best else 0.0 for p in points]
+    return [0.5 if p == best else 0.0 for p in points]
 
 
 class TrickGame(Game):
