@@ -51,7 +51,7 @@ from engine.agents.base import Agent, Budget
 from engine.cards import bits, popcount
 from engine.determinize import determinize
 from engine.game import Game, GameState, Option
-from engine.games.pharaoh import CARDS_SHIFT, DRAW, PLAY, SKIP, named_suit, play_cards
+from engine.games.pharaoh import DRAW, PLAY, SKIP, named_suit, play_cards
 from engine.observation import Observation
 
 __all__ = ["AnnoyingAgent", "BacktrackAgent", "BiggestAgent", "SmallestAgent", "biggest_move",
@@ -432,17 +432,15 @@ def pharaoh_biggest_policy(state: Any, rng: random.Random | None = None) -> int:
 
 # --- search hooks: move pruners and fast rollouts (seeds/004 section 4.4) ------------------------------
 
-def _play_size(move: int) -> int:
-    """Cards in a play move (6 bits per card from bit 5)."""
-    return (move.bit_length() - CARDS_SHIFT + 5) // 6
-
-
-def _pruned_moves(state: Any, moves: list[int]) -> tuple[list[int], list[int]]:
-    """``(plays, rest)``: the canonical whole-group plays among ``moves`` (ranks ascending, top card
-    ascending) and the non-play moves (draw/skip) of ``moves``."""
+def _pruned_moves(state: Any, moves: list[int], order: int) -> tuple[list[int], list[int]]:
+    """``(plays, rest)``: the canonical whole-group plays among ``moves`` (sorted by group size: ``order``
+    1 ascending, -1 descending) and the non-play moves (draw/skip) of ``moves``."""
+    plays = state.canonical_plays(order)
+    rest = [m for m in (DRAW, SKIP) if m in moves]
+    if not plays:
+        return plays, rest or list(moves)
     legal = set(moves)
-    plays = [m for m in state.canonical_plays() if m in legal]
-    rest = [m for m in moves if m & 3 != PLAY]
+    plays = [m for m in plays if m in legal]
     if not plays and not rest:  # ``moves`` held only non-canonical plays: keep them
         return list(moves), []
     return plays, rest
@@ -451,22 +449,19 @@ def _pruned_moves(state: Any, moves: list[int]) -> tuple[list[int], list[int]]:
 def prune_smallest(state: Any, moves: list[int]) -> list[int]:
     """seeds/004 4.4 ``smallest_tuple`` pruning: only plays of a whole same-rank group (one card order per
     top card, one Ober naming: the suit held most afterwards), smallest groups first, then draw/skip."""
-    plays, rest = _pruned_moves(state, moves)
-    plays.sort(key=_play_size)
+    plays, rest = _pruned_moves(state, moves, 1)
     return plays + rest
 
 
 def prune_biggest(state: Any, moves: list[int]) -> list[int]:
     """seeds/004 4.4 ``biggest_tuple`` pruning: the moves of :func:`prune_smallest`, biggest groups first."""
-    plays, rest = _pruned_moves(state, moves)
-    plays.sort(key=_play_size, reverse=True)
+    plays, rest = _pruned_moves(state, moves, -1)
     return plays + rest
 
 
 def prune_play(state: Any, moves: list[int]) -> list[int]:
     """:func:`prune_smallest` without draw/skip while a play exists (drawing instead of playing is dropped)."""
-    plays, rest = _pruned_moves(state, moves)
-    plays.sort(key=_play_size)
+    plays, rest = _pruned_moves(state, moves, 1)
     return plays or rest
 
 

@@ -71,6 +71,10 @@ _PERMS: dict[int, list[tuple[int, ...]]] = {
     k: [p for size in range(1, k + 1) for p in permutations(range(k), size)] for k in range(5)}
 
 
+def _chunk_size(chunk: tuple[int, list[int]]) -> int:
+    return chunk[0]
+
+
 def encode_play(cards: list[int] | tuple[int, ...], named: int = -1) -> int:
     """The move that plays ``cards`` in this order (the last becomes the top), naming ``named`` (Ober)."""
     move = PLAY | (named + 1) << NAMED_SHIFT
@@ -150,6 +154,7 @@ class Pharaoh(Game):
 
         self.rank_of = [c % self.nranks for c in range(d.size)]
         self.canonical_cache: dict[int, list[tuple[int, list[int], int, int, int]]] = {}
+        self.canonical_moves_cache: dict[int, list[int]] = {}
 
     def canonical_entries(self, group: int, startable: int) -> list[tuple[int, list[int], int, int, int]]:
         """The canonical plays of a whole same-rank group (bitmask ``group``) whose cards in ``startable``
@@ -190,8 +195,12 @@ class Pharaoh(Game):
         return out
 
     def canonical_group(self, group: int, startable: int) -> list[int]:
-        """The moves of :meth:`canonical_entries` (without Ober naming)."""
-        return [e[0] for e in self.canonical_entries(group, startable)]
+        """The moves of :meth:`canonical_entries` (without Ober naming; cached, do not modify)."""
+        key = group | startable << 32
+        moves = self.canonical_moves_cache.get(key)
+        if moves is None:
+            moves = self.canonical_moves_cache[key] = [e[0] for e in self.canonical_entries(group, startable)]
+        return moves
 
     def best_named_suit(self, hand_after: int) -> int:
         """The suit an Ober names in the canonical plays: the one most held after the play (lowest on ties)."""
@@ -425,11 +434,11 @@ class PharaohState(GameState):
             out.append(DRAW if self.stock else SKIP)
         return out
 
-    def canonical_plays(self) -> list[int]:
+    def canonical_plays(self, order: int = 0) -> list[int]:
         """The pruned plays (seeds/004 4.4 move pruning): whole same-rank groups only, one order per top
         card (:meth:`Pharaoh.canonical_group`) and one Ober naming (:meth:`Pharaoh.best_named_suit`),
-        groups in the order of their lowest startable card. Every one is in :meth:`legal_moves`; empty
-        when the player cannot play."""
+        groups in the order of their lowest startable card; ``order`` 1: smallest groups first, -1:
+        biggest first (stable). Every one is in :meth:`legal_moves`; empty when the player cannot play."""
         if self.ended:
             return []
         g = self.game
@@ -439,15 +448,32 @@ class PharaohState(GameState):
         if not startable:
             return out
         rest = startable
+        rank_of = g.rank_of
+        rank_masks = g.rank_masks
+        cache = g.canonical_moves_cache
+        ober = g.ober if g.classic else -1
+        sizes = 0  # bit k set: a group of k cards was seen
+        chunks: list[tuple[int, list[int]]] = []
         while rest:  # groups in the order of their lowest startable card
-            r = g.rank_of[(rest & -rest).bit_length() - 1]
-            group = hand & g.rank_masks[r]
+            r = rank_of[(rest & -rest).bit_length() - 1]
+            group = hand & rank_masks[r]
             rest &= ~group
-            moves = g.canonical_group(group, group & startable)
-            if g.classic and r == g.ober:
+            moves = cache.get(group | (group & startable) << 32)
+            if moves is None:
+                moves = g.canonical_group(group, group & startable)
+            if r == ober:
                 offset = (g.best_named_suit(hand & ~group) + 1) << NAMED_SHIFT
-                out.extend(m | offset for m in moves)
+                moves = [m | offset for m in moves]
+            if order:
+                size = group.bit_count()
+                sizes |= 1 << size
+                chunks.append((size, moves))
             else:
+                out.extend(moves)
+        if chunks:
+            if sizes & (sizes - 1):  # groups of different sizes: stable sort by size
+                chunks.sort(key=_chunk_size, reverse=order < 0)
+            for _, moves in chunks:
                 out.extend(moves)
         return out
 
