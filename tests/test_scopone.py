@@ -325,3 +325,64 @@ def test_fast_rollout_matches_generic_loop(cls: type, variant: dict) -> None:
         GameState.random_rollout(generic, random.Random(seed))
         assert fast.is_terminal()
         assert fast.to_json() == generic.to_json(), seed
+
+
+ALL_VARIANTS = [(Scopone, v) for v in Scopone.example_variants] + [(Scopa, v) for v in Scopa.example_variants]
+
+
+def reference_moves(state: ScoponeState) -> list[int]:
+    """legal_moves() written from the per-value reference rules (no caches, no patterns)."""
+    out = []
+    for card in range(40):
+        if state.hands[state.current] >> card & 1:
+            sets = state.game._compute_captures(state.table, card % 10 + 1)
+            out += [make_move(card, s) for s in sets] or [make_move(card)]
+    return out
+
+
+@pytest.mark.parametrize(("cls", "variant"), ALL_VARIANTS)
+def test_capture_patterns_match_the_reference_rules(cls: type, variant: dict) -> None:
+    """The shared per-value-multiset capture patterns give exactly the reference capture sets, in
+    increasing bitmask order, for random tables of every size (also with tiny caches that keep clearing)."""
+    rng = random.Random(11)
+    for sizes in ({}, {"TABLE_CACHE_SIZE": 2, "PATTERN_CACHE_SIZE": 2, "MASK_CACHE_SIZE": 2}):
+        g = cls(variant)
+        for name, size in sizes.items():
+            setattr(g, name, size)
+        for _ in range(400):
+            table = sum(1 << c for c in rng.sample(range(40), rng.choice([0, 1, 2, 3, 4, 5, 6, 8, 11])))
+            for card in range(10):
+                assert g.captures(table, card) == g._compute_captures(table, card + 1), D.set_text(table)
+        for seed in range(6):  # real play: legal moves, and the fast rollout through clearing caches
+            state = g.new_hand(random.Random(seed))
+            while not state.is_terminal():
+                assert state.legal_moves() == reference_moves(state)
+                state.do(state.legal_moves()[rng.randrange(len(state.legal_moves()))])
+            state = g.new_hand(random.Random(seed))
+            fast, generic = state.clone(), state.clone()
+            fast.random_rollout(random.Random(seed))
+            rand = random.Random(seed).random
+            while not generic.is_terminal():
+                moves = reference_moves(generic)
+                generic.do(moves[int(rand() * len(moves))])
+            assert fast.to_json() == generic.to_json()
+
+
+@pytest.mark.parametrize(("cls", "variant"), ALL_VARIANTS)
+def test_hand_totals_match_the_breakdown(cls: type, variant: dict) -> None:
+    """The lean end-of-hand scoring used by outcomes() equals side_points()'s total."""
+    g = cls(variant)
+    rng = random.Random(3)
+    for seed in range(60):
+        state = g.new_hand(random.Random(seed))
+        state.random_rollout(rng)
+        assert list(g.hand_totals(state.captured, state.scope)) == g.side_points(state.captured, state.scope)["total"]
+        res = state.result()
+        assert state.outcomes() == [res.outcome(s) for s in range(g.num_players)]
+    for _ in range(300):  # arbitrary splits of the deck, including incomplete primiera
+        cards = list(range(40))
+        rng.shuffle(cards)
+        cut = rng.randrange(41)
+        captured = [sum(1 << c for c in cards[:cut]), sum(1 << c for c in cards[cut:rng.randrange(cut, 41)])]
+        scope = [rng.randrange(3), rng.randrange(3)]
+        assert list(g.hand_totals(captured, scope)) == g.side_points(captured, scope)["total"]

@@ -63,6 +63,24 @@ VALUE_MASK: list[int] = [sum(1 << DECK.card(s, v - 1) for s in range(4)) if v el
 """Cards of each capture value 1..10 (index 0 unused)."""
 HIDDEN = -1
 """An unknown card in a masked stock."""
+RANK: list[int] = [c % 10 for c in range(NUM_CARDS)]
+"""Rank index 0..9 of each card (capture value - 1); card = suit * 10 + rank."""
+LAY: tuple[int, ...] = (0,)
+"""The per-rank entry of :meth:`Scopone.table_captures` for a card that captures nothing: it is laid."""
+LAY_PATTERN: tuple[tuple[int, ...], ...] = ((),)
+"""The per-rank entry of a capture pattern (:meth:`Scopone.table_entry`) for a card that is laid."""
+BIT: list[int] = [1 << c for c in range(NUM_CARDS)]
+_SUIT_CARDS: list[list[tuple[int, ...]]] = [
+    [tuple(s * 10 + r for r in range(10) if m >> r & 1) for m in range(1024)] for s in range(4)]
+_PRIMIERA_BEST: list[int] = [max((PRIMIERA_BY_RANK[r] for r in range(10) if m >> r & 1), default=0)
+                             for m in range(1024)]
+"""Best primiera value among the ranks of a 10-bit rank mask (0 for none)."""
+
+
+def cards_of(mask: int) -> tuple[int, ...]:
+    """The cards of a set in increasing order (table lookups: faster than bit loops for whole hands)."""
+    c0, c1, c2, c3 = _SUIT_CARDS
+    return c0[mask & 1023] + c1[mask >> 10 & 1023] + c2[mask >> 20 & 1023] + c3[mask >> 30 & 1023]
 
 
 def make_move(card: int, captured: int = 0) -> int:
@@ -139,7 +157,12 @@ class Scopone(Game):
         self.ace_sweep: str = v["ace_sweep"]
         self.scopa_15: bool = v["scopa_a_15"]
         self.fewest: bool = v["capture_choice"] == "fewest"
-        self._capture_cache: dict[int, tuple[int, ...]] = {}
+        self.napola: bool = bool(v["napola"])
+        self.re_bello: bool = bool(v["re_bello"])
+        self.lower_wins: bool = bool(v["scopa_a_perdere"])
+        self._table_cache: dict[int, tuple[Any, tuple[int, ...]]] = {}
+        self._patterns: dict[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], ...]] = {}
+        self._mask_cache: dict[int, tuple[tuple[int, ...], ...]] = {}
 
     @property
     def num_players(self) -> int:
@@ -183,19 +206,103 @@ class Scopone(Game):
         return ScoponeState(self, hands, table, dealer, stock)
 
     # --- capture rules ----------------------------------------------------------------------------
+    # The capture sets of a table depend only on the multiset of its card values, so they are computed once
+    # per sorted value tuple as a *pattern* (one subset-sum pass bucketed by sum, then the capture rules
+    # for every value 1..10) of positions in the table's cards sorted by value; a few thousand patterns
+    # cover every table a search meets. A table's entry is (pattern, its cards sorted by value): a capture
+    # set is the table cards at a pattern's positions (made into bitmasks and sorted only when needed).
+    TABLE_CACHE_SIZE: ClassVar[int] = 200_000
+    """Tables whose (pattern, cards) entry is kept (~0.2 kB each); a full cache is cleared."""
+    PATTERN_CACHE_SIZE: ClassVar[int] = 50_000
+    """Value multisets whose capture pattern is kept."""
+    MASK_CACHE_SIZE: ClassVar[int] = 50_000
+    """Tables whose capture sets are kept as bitmasks (for :meth:`table_captures` and :meth:`captures`)."""
+
     def captures(self, table: int, card: int) -> tuple[int, ...]:
         """Every capture set ``card`` may take from ``table`` (empty: it can only be laid)."""
-        key = table << 4 | VALUE[card]
-        cached = self._capture_cache.get(key)
-        if cached is not None:
-            return cached
-        result = self._compute_captures(table, VALUE[card])
-        if len(self._capture_cache) > 200_000:
-            self._capture_cache.clear()
-        self._capture_cache[key] = result
-        return result
+        masks = self._mask_cache.get(table)
+        if masks is None:
+            masks = self.table_captures(table)
+        sets = masks[RANK[card]]
+        return () if sets is LAY else sets
+
+    def table_captures(self, table: int) -> tuple[tuple[int, ...], ...]:
+        """The capture sets of every rank at once for ``table`` (cached): entry ``r`` lists the sets a card of
+        rank ``r`` (value ``r + 1``) may take in increasing bitmask order, or is :data:`LAY` (``(0,)``) when
+        such a card captures nothing, so ``card | s << 6`` over the entry are exactly its legal moves."""
+        masks = self._mask_cache.get(table)
+        if masks is not None:
+            return masks
+        pattern, cards = self.table_entry(table)
+        masks = tuple(LAY if sets is LAY_PATTERN else tuple(sorted(sum(1 << cards[i] for i in pos) for pos in sets))
+                      for sets in pattern)
+        if len(self._mask_cache) >= self.MASK_CACHE_SIZE:
+            self._mask_cache.clear()
+        self._mask_cache[table] = masks
+        return masks
+
+    def table_entry(self, table: int) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[int, ...]]:
+        """``(pattern, cards)`` of ``table`` (cached): ``cards`` sorted by value (then card index) and, for each
+        rank ``r``, ``pattern[r]`` the capture sets of a card of that rank as tuples of positions in ``cards``
+        (not in bitmask order), or :data:`LAY_PATTERN` (``((),)``: the card is laid, capturing nothing)."""
+        entry = self._table_cache.get(table)
+        if entry is None:
+            entry = self._new_table_entry(table)
+        return entry
+
+    def _new_table_entry(self, table: int) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[int, ...]]:
+        cache = self._table_cache
+        if len(cache) >= self.TABLE_CACHE_SIZE:
+            cache.clear()
+        cards = tuple(sorted(cards_of(table), key=RANK.__getitem__))
+        values = tuple(map(VALUE.__getitem__, cards))
+        pattern = self._patterns.get(values)
+        if pattern is None:
+            pattern = self._build_pattern(values)
+        entry = (pattern, cards)
+        cache[table] = entry
+        return entry
+
+    def _build_pattern(self, values: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """The capture rules applied to a table whose cards have ``values``: per rank, position tuples."""
+        if len(self._patterns) >= self.PATTERN_CACHE_SIZE:
+            self._patterns.clear()
+        scopa_15 = self.scopa_15
+        limit = 14 if scopa_15 else 10
+        subsets: list[tuple[int, int]] = [(0, 0)]  # (position mask, sum of values)
+        equal = [0] * 11  # positions of each value
+        for i, v in enumerate(values):
+            low = 1 << i
+            equal[v] |= low
+            subsets += [(m | low, t + v) for m, t in subsets if t + v <= limit]
+        by_sum: list[list[int]] = [[] for _ in range(limit + 1)]
+        for m, t in subsets[1:]:
+            by_sum[t].append(m)
+        every = (1 << len(values)) - 1
+        sweep = self.ace_sweep != "off" and values
+        fewest = self.fewest
+        out: list[tuple[tuple[int, ...], ...]] = []
+        for value in range(1, 11):
+            if value == 1 and sweep:
+                sets = [m for m in by_sum[1]] if equal[1] else [every]
+            elif scopa_15:
+                sets = by_sum[15 - value]
+            elif equal[value]:
+                sets = [m for m in by_sum[value] if m & equal[value] == m]
+            else:
+                sets = by_sum[value]
+            if fewest and len(sets) > 1 and not (value == 1 and sweep):
+                least = min(m.bit_count() for m in sets)
+                sets = [m for m in sets if m.bit_count() == least]
+            out.append(tuple(tuple(i for i in range(len(values)) if m >> i & 1) for m in sets) if sets
+                       else LAY_PATTERN)
+        pattern = tuple(out)
+        self._patterns[values] = pattern
+        return pattern
 
     def _compute_captures(self, table: int, value: int) -> tuple[int, ...]:
+        """Reference (slow) capture sets of one card value: the rules written out directly, used by tests
+        to check :meth:`table_captures`."""
         if not table:
             return ()
         if value == 1 and self.ace_sweep != "off":
@@ -248,6 +355,40 @@ class Scopone(Game):
                 "napola": napola if v["napola"] else [0, 0],
                 "re_bello": [bool(m >> RE_BELLO & 1) for m in captured] if v["re_bello"] else [False, False],
                 "points": pts, "total": total}
+
+
+    def hand_totals(self, captured: list[int], scope: list[int]) -> tuple[int, int]:
+        """Each side's hand points: the ``total`` of :meth:`side_points` without the breakdown (the
+        search scores one finished playout per iteration with it)."""
+        a, b = captured
+        t0, t1 = scope
+        n0, n1 = a.bit_count(), b.bit_count()
+        t0 += n0 > n1
+        t1 += n1 > n0
+        n0, n1 = (a & COIN_MASK).bit_count(), (b & COIN_MASK).bit_count()
+        t0 += n0 > n1
+        t1 += n1 > n0
+        t0 += a >> SETTEBELLO & 1
+        t1 += b >> SETTEBELLO & 1
+        best = _PRIMIERA_BEST
+        p0, q0, r0, s0 = best[a & 1023], best[a >> 10 & 1023], best[a >> 20 & 1023], best[a >> 30 & 1023]
+        p1, q1, r1, s1 = best[b & 1023], best[b >> 10 & 1023], best[b >> 20 & 1023], best[b >> 30 & 1023]
+        complete0 = bool(p0 and q0 and r0 and s0)
+        complete1 = bool(p1 and q1 and r1 and s1)
+        if complete0 and complete1:
+            n0, n1 = p0 + q0 + r0 + s0, p1 + q1 + r1 + s1
+            t0 += n0 > n1
+            t1 += n1 > n0
+        else:
+            t0 += complete0 and not complete1
+            t1 += complete1 and not complete0
+        if self.napola:
+            t0 += napola_length(a)
+            t1 += napola_length(b)
+        if self.re_bello:
+            t0 += a >> RE_BELLO & 1
+            t1 += b >> RE_BELLO & 1
+        return t0, t1
 
 
 def _more(values: list[int]) -> list[int]:
@@ -350,86 +491,92 @@ class ScoponeState(GameState):
     def legal_moves(self) -> list[int]:
         if self.plays >= self.total_plays:
             return []
-        table = self.table
-        captures = self.game.captures
-        out: list[int] = []
-        hand = self.hands[self.current]
-        while hand:
-            low = hand & -hand
-            card = low.bit_length() - 1
-            hand ^= low
-            sets = captures(table, card)
-            if sets:
-                for s in sets:
-                    out.append(card | s << CARD_BITS)
-            else:
-                out.append(card)
-        return out
+        caps = self.game.table_captures(self.table)
+        rank = RANK
+        return [card | s << CARD_BITS for card in cards_of(self.hands[self.current]) for s in caps[rank[card]]]
 
     def random_rollout(self, rng: random.Random) -> None:
         """Play to the end with uniformly random legal moves: the same choices as the generic loop over
-        :meth:`legal_moves` / :meth:`do`, with both inlined (cached capture sets read directly)."""
+        :meth:`legal_moves` / :meth:`do`, with both inlined. Hands are kept as sorted card lists and the move
+        list is never built: the number of moves is summed from the table's capture pattern
+        (:meth:`Scopone.table_entry`) and only the ``int(rand() * n)``-th move is made into a capture set."""
         rand = rng.random
         g = self.game
-        captures = g.captures
-        cached_captures = g._capture_cache.get  # the cache is only ever cleared, never replaced
-        value = VALUE
+        table_entry = g._table_cache.get  # the cache is only ever cleared, never replaced
+        new_entry = g._new_table_entry
+        rank = RANK
+        rank_of = rank.__getitem__
+        bit_of = BIT.__getitem__
         sweep_rule = g.ace_sweep == "assi"
         is_sweep = g.is_sweep
         hands = self.hands
         hand_counts = self.hand_counts
         captured = self.captured
         scope = self.scope
-        history = self.history
-        stock = self.stock
+        append_history = self.history.append
         n = len(hands)
+        held = [list(cards_of(h)) for h in hands]
         total = self.total_plays
         table = self.table
         seat = self.current
         plays = self.plays
         last_capturer = self.last_capturer
         while plays < total:
-            hand = hands[seat]
-            moves: list[int] = []
-            key = table << 4
-            rest = hand
-            while rest:
-                low = rest & -rest
-                card = low.bit_length() - 1
-                rest ^= low
-                sets = cached_captures(key | value[card])
-                if sets is None:
-                    sets = captures(table, card)
-                if sets:
-                    for cap in sets:
-                        moves.append(card | cap << CARD_BITS)
+            cards = held[seat]
+            entry = table_entry(table)
+            if entry is None:
+                entry = new_entry(table)
+            pattern = entry[0]
+            sizes = list(map(len, map(pattern.__getitem__, map(rank_of, cards))))
+            count = sum(sizes)
+            r = int(rand() * count)
+            if count == len(cards):
+                card = cards.pop(r)
+                positions = pattern[rank[card]][0]
+                cap = sum(map(bit_of, map(entry[1].__getitem__, positions))) if positions else 0
+            else:
+                i = 0
+                for k in sizes:
+                    if r < k:
+                        break
+                    r -= k
+                    i += 1
+                card = cards.pop(i)
+                sets = pattern[rank[card]]
+                if len(sets) == 1:
+                    positions = sets[0]
+                    cap = sum(map(bit_of, map(entry[1].__getitem__, positions))) if positions else 0
                 else:
-                    moves.append(card)
-            move = moves[int(rand() * len(moves))]
-            card = move & CARD_MASK
-            cap = move >> CARD_BITS
-            hands[seat] = hand & ~(1 << card)
+                    table_cards = entry[1].__getitem__
+                    cap = sorted([sum(map(bit_of, map(table_cards, p))) for p in sets])[r]
             hand_counts[seat] -= 1
             plays += 1
-            history.append((seat, move))
-            last = plays >= total
+            append_history((seat, card | cap << CARD_BITS))
             if cap:
-                side = seat & 1
-                table &= ~cap
-                captured[side] |= cap | 1 << card
+                table ^= cap
+                captured[seat & 1] |= cap | 1 << card
                 last_capturer = seat
-                if not table and not last and (not sweep_rule or not is_sweep(card, cap)):
-                    scope[side] += 1
+                if not table and plays < total and (not sweep_rule or not is_sweep(card, cap)):
+                    scope[seat & 1] += 1
             else:
                 table |= 1 << card
-            if last:
+            if plays >= total:
                 if table and last_capturer >= 0:
                     captured[last_capturer & 1] |= table
                     table = 0
                 break
-            seat = (seat + 1) % n
-            if stock and not any(hand_counts):
+            seat += 1
+            if seat == n:
+                seat = 0
+            if not cards and self.stock and not any(held):
+                hands[:] = [0] * n
                 self._deal_from_stock()
+                held = [list(cards_of(h)) for h in hands]
+        for s in range(n):
+            mask = 0
+            for c in held[s]:
+                mask |= 1 << c
+            hands[s] = mask
         self.table = table
         self.current = seat
         self.plays = plays
@@ -499,6 +646,17 @@ class ScoponeState(GameState):
         points = [float(total[self.side_of(s)]) for s in range(self.num_players)]
         return HandResult(points=points, teams=teams, team_points=[float(t) for t in total],
                           winners=winners, breakdown=b, lower_is_better=lower)
+
+    def outcomes(self) -> list[float]:
+        """Each seat's PWL outcome, equal to ``result().outcome(s)`` but from :meth:`Scopone.hand_totals`."""
+        if self.plays < self.total_plays:
+            raise ValueError("the hand is not over")
+        t0, t1 = self.game.hand_totals(self.captured, self.scope)
+        n = len(self.hands)
+        if t0 == t1:
+            return [0.5] * n
+        side0_wins = (t0 > t1) != self.game.lower_wins
+        return [1.0, 0.0] * (n // 2) if side0_wins else [0.0, 1.0] * (n // 2)
 
     # --- information ------------------------------------------------------------------------------
     def observation(self, seat: int) -> Observation:
