@@ -98,6 +98,7 @@ def test_cancel_stops_every_worker_promptly() -> None:
 
 def test_time_budget_runs_every_share() -> None:
     game, obs, legal = _position(1)
+    parallel.prestart(2, wait=60.0)  # a helper still starting at the deadline would be skipped
     agent = agents.make("ismcts:iterations=0,seconds=0.2,workers=2", game)
     assert agent.choose(obs, random.Random(8)) in legal
     shares = parallel.last_stats()["shares"]
@@ -108,6 +109,7 @@ def test_time_budget_runs_every_share() -> None:
 def test_a_killed_helper_is_survived_and_its_share_rerun() -> None:
     game, obs, legal = _position(3)
     spec = "ismcts:iterations=1200,workers=2"
+    parallel.prestart(2, wait=60.0)
     expected = agents.make(spec, game).choose(obs, random.Random(6))  # also leaves one idle helper
     pids = parallel.pool_pids()
     assert pids
@@ -197,8 +199,27 @@ def test_a_daemonic_process_runs_the_shares_itself_with_the_same_result() -> Non
     import multiprocessing
 
     spec = "ismcts:iterations=500,workers=2"
+    parallel.prestart(2, wait=60.0)
     here, local_here = _choose_in_this_process(spec, 12)
     with multiprocessing.get_context("spawn").Pool(1) as pool:  # like arena --jobs: daemonic workers
         there, local_there = pool.apply(_choose_in_this_process, (spec, 12))
     assert local_here == [False, False] and local_there == [False, True]
     assert here == there and sum(here.values()) == 500  # the same two shares, wherever they ran
+
+
+def test_the_caller_runs_the_share_of_a_helper_still_starting() -> None:
+    game, obs, _legal = _position(1)
+    config = _config(game, "ismcts:iterations=400,workers=2")
+    parallel.shutdown_pool()
+    (pid,) = parallel.prestart(2)
+    os.kill(pid, signal.SIGSTOP)  # frozen before it could report ready
+    try:
+        first = parallel.parallel_root_visits(game, config, obs, random.Random(4), None)
+        helper = parallel.last_stats()["shares"][1]
+        assert helper["local"] and helper["iterations"] == 200 and helper["error"] is None
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    parallel.prestart(2, wait=60.0)
+    second = parallel.parallel_root_visits(game, config, obs, random.Random(4), None)
+    assert not parallel.last_stats()["shares"][1]["local"] and parallel.pool_pids() == [pid]
+    assert first.visits == second.visits and first.iterations == second.iterations == 400

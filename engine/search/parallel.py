@@ -9,7 +9,8 @@ share order, so the same seed and worker count give the same move (with an itera
 Design, to keep the overhead small:
 
 * helpers are started once (spawn semantics: never ``fork``, the caller may have SDL loaded; the caller's
-  main script is not re-imported) and kept idle between decisions;
+  main script is not re-imported) and kept idle between decisions; on first use, a share whose helper is
+  still starting up when the caller has finished its own share is run by the caller instead (same result);
 * a decision sends each helper one short JSON header and the observation once: its masked state pickled
   without the game object (the helper rebuilds the game from its name and variant and keeps it), ~1 KB
   over the pipe instead of ~50 KB (masked observation states cannot all be rebuilt from JSON, e.g.
@@ -359,7 +360,7 @@ class _Share:
         self.error: str | None = None
         self.rerun = False
         self.skipped = False  # stopped (deadline or cancel) before its helper had even started
-        self.local = False  # no helper process could be used: run in the caller after share 0
+        self.local = False  # run in the caller after share 0 (no helper could be used, or it was not ready)
 
 
 class _CallerCancel:
@@ -460,6 +461,18 @@ class _Run:
         for s in self.pending():
             assert s.helper is not None
             s.helper.stop.value = self.rid
+
+    def take_over_unstarted(self) -> None:
+        """Iterations only: run here the shares of helpers still starting up (first use) rather than wait for
+        them; the result is the same, and the first decision is never slower than one process alone."""
+        self.poll(0.0)  # read their 'ready' notices
+        for s in self.pending():
+            h = s.helper
+            assert h is not None
+            if not h.ready:
+                h.stop.value = self.rid  # it will skip this request's job once it has started
+                s.helper, s.local = None, True
+                _release([h])
 
     def lost(self, share: _Share, reason: str) -> None:
         """A helper died, failed or hung: give it up (the share is re-run or dropped in finish())."""
@@ -633,6 +646,8 @@ class _Run:
             own_end = time.perf_counter()
             if self.cancelled() or time.perf_counter() >= self.deadline:
                 self.stop_helpers()
+            elif self.seconds <= 0:
+                self.take_over_unstarted()
             while self.pending():
                 if self.cancelled() or time.perf_counter() >= self.deadline:
                     self.stop_helpers()
