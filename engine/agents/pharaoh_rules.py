@@ -433,15 +433,12 @@ def pharaoh_biggest_policy(state: Any, rng: random.Random | None = None) -> int:
 # --- search hooks: move pruners and fast rollouts (seeds/004 section 4.4) ------------------------------
 
 def _pruned_moves(state: Any, moves: list[int], order: int) -> tuple[list[int], list[int]]:
-    """``(plays, rest)``: the canonical whole-group plays among ``moves`` (sorted by group size: ``order``
-    1 ascending, -1 descending) and the non-play moves (draw/skip) of ``moves``."""
+    """``(plays, rest)``: the state's canonical whole-group plays (sorted by group size: ``order`` 1
+    ascending, -1 descending; always legal moves of the state) and the non-play moves (draw/skip) of
+    ``moves``, the state's legal moves."""
     plays = state.canonical_plays(order)
     rest = [m for m in (DRAW, SKIP) if m in moves]
-    if not plays:
-        return plays, rest or list(moves)
-    legal = set(moves)
-    plays = [m for m in plays if m in legal]
-    if not plays and not rest:  # ``moves`` held only non-canonical plays: keep them
+    if not plays and not rest:  # cannot happen with the full legal list; keep something legal
         return list(moves), []
     return plays, rest
 

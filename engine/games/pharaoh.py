@@ -155,6 +155,7 @@ class Pharaoh(Game):
         self.rank_of = [c % self.nranks for c in range(d.size)]
         self.canonical_cache: dict[int, list[tuple[int, list[int], int, int, int]]] = {}
         self.canonical_moves_cache: dict[int, list[int]] = {}
+        self.named_cache: dict[int, int] = {}
 
     def canonical_entries(self, group: int, startable: int) -> list[tuple[int, list[int], int, int, int]]:
         """The canonical plays of a whole same-rank group (bitmask ``group``) whose cards in ``startable``
@@ -204,12 +205,18 @@ class Pharaoh(Game):
 
     def best_named_suit(self, hand_after: int) -> int:
         """The suit an Ober names in the canonical plays: the one most held after the play (lowest on ties)."""
-        best = -1
-        suit = 0
-        for s, mask in enumerate(self.suit_masks):
-            k = (hand_after & mask).bit_count()
-            if k > best:
-                best, suit = k, s
+        cache = self.named_cache
+        suit = cache.get(hand_after)
+        if suit is None:
+            best = -1
+            suit = 0
+            for s, mask in enumerate(self.suit_masks):
+                k = (hand_after & mask).bit_count()
+                if k > best:
+                    best, suit = k, s
+            if len(cache) >= 100_000:
+                cache.clear()
+            cache[hand_after] = suit
         return suit
 
     @staticmethod
