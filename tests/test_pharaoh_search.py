@@ -207,3 +207,23 @@ def test_fast_outcomes_match_result_after_every_end(variant: dict) -> None:
     assert "finished" in seen
     with pytest.raises(ValueError):
         g.new_hand(rng).outcomes()
+
+
+def test_ismcts_uses_the_registered_pruners_and_rollouts() -> None:
+    from engine import agents
+    from engine.agents.base import Budget
+    from engine.search import hooks
+
+    assert {"prune-random", "play-random", "play-first"} <= set(hooks.policies("pharaoh"))
+    assert hooks.pruner("pharaoh", "smallest") is prune_smallest
+    g = Pharaoh()
+    for k, state in enumerate(_states(g, 6, 9)):
+        legal = state.legal_moves()
+        if len(prune_smallest(state, legal)) < 2:
+            continue
+        obs = state.observation(state.current)
+        for sim in ("play-first", "prune-random"):
+            spec = f"ismcts:iterations=60,sim={sim},prune=smallest"
+            move = agents.make(spec, g).choose(obs, random.Random(k), Budget())
+            assert move in prune_smallest(state, legal)
+            assert agents.make(spec, g).choose(obs, random.Random(k), Budget()) == move  # same seed, same move
