@@ -193,6 +193,7 @@ def _child_main(progress_interval: float) -> None:
         import engine.agents  # noqa: F401
         import engine.registry  # noqa: F401
         import engine.search.ismcts  # noqa: F401
+        import engine.search.parallel  # noqa: F401 - agents with workers=N
     except ImportError:
         pass
     send(["ready", os.getpid()])
