@@ -236,10 +236,14 @@ def _helper_main(conn: Connection, stop: Any) -> None:
                 game_key = json.dumps([job["game"], job["variant"]], sort_keys=True)
                 game = games.get(game_key)
                 if game is None:
+                    if len(games) >= 16:
+                        games.clear()
                     game = games[game_key] = registry.create(job["game"], job["variant"])
                 conf_key = game_key + json.dumps(job["config"], sort_keys=True)
                 conf = configs.get(conf_key)
                 if conf is None:
+                    if len(configs) >= 64:  # an arena sweep over many SPECs: keep the cache small
+                        configs.clear()
                     conf = configs[conf_key] = _Config(game, dict(job["config"], workers=1))
                 obs = _load_observation(obs_bytes, game)
                 seconds = 0.0
