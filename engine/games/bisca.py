@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from engine.cards import ITALIAN40, PORTUGUESE40, NotationError, bits, popcount
+from engine.cards import ITALIAN40, PORTUGUESE40, NotationError, popcount
 from engine.game import HandResult, Option, StateFormatError, VariantError
 from engine.games.sueca import game_points
 from engine.games.tricks import TrickGame, TrickState
@@ -28,6 +28,8 @@ from engine.observation import HiddenSlot
 
 SWAP_FLAG = 1 << 9
 """Flag bit on a trump-exchange move (``SWAP_FLAG | exchange card``)."""
+
+_new_state = object.__new__
 
 MATCH_TARGETS: dict[str, int | None] = {"single": None, "best3": 2, "best5": 3, "points4": 4}
 
@@ -162,6 +164,28 @@ class BiscaState(TrickState):
         if self.hidden_stock:
             other.hidden_stock = self.hidden_stock  # type: ignore[attr-defined]
 
+    def clone(self) -> BiscaState:
+        other = _new_state(type(self))
+        other.game = self.game
+        other.num_players = self.num_players
+        other.hands = self.hands[:]
+        other.current = self.current
+        other.leader = self.leader
+        other.trick = self.trick[:]
+        other.trump = self.trump
+        other.won = self.won[:]
+        other.tricks_won = self.tricks_won[:]
+        other.voids = self.voids[:]
+        other.history = self.history[:]
+        other.dealer = self.dealer
+        other.trump_card = self.trump_card
+        other.stock = self.stock[:]
+        other.revealed = self.revealed
+        other.exchange_card = self.exchange_card
+        if self.hidden_stock:
+            other.hidden_stock = self.hidden_stock  # type: ignore[misc]
+        return other
+
     # --- rules ------------------------------------------------------------------------------------
     @property
     def face_up(self) -> int:
@@ -191,12 +215,22 @@ class BiscaState(TrickState):
         return x >= 0 and len(self.stock) > 0 and bool(self.hands[self.current] >> x & 1)
 
     def legal_moves(self) -> list[int]:
-        if self.is_terminal():
-            return []
-        moves = bits(self.legal_mask())
-        if self.exchange_card >= 0 and self.stock and self.hands[self.current] >> self.exchange_card & 1:
-            moves.append(SWAP_FLAG | self.exchange_card)
-        return moves
+        # A terminal state's current hand is empty, so no separate terminal check is needed.
+        hand = self.hands[self.current]
+        tables = self.game.tables
+        if self.stock:
+            moves = tables.cards(hand)
+            x = self.exchange_card
+            if x >= 0 and hand >> x & 1:
+                moves.append(SWAP_FLAG | x)
+            return moves
+        trick = self.trick
+        if trick and self.game.follow_after_stock:
+            led = self.game.suit_of[trick[0]]
+            follow = tables.suit_cards[led][hand >> tables.shift[led] & tables.rank_mask]
+            if follow:
+                return list(follow)
+        return tables.cards(hand)
 
     def do(self, move: int) -> None:
         seat = self.current
@@ -239,77 +273,148 @@ class BiscaState(TrickState):
 
     def random_rollout(self, rng: random.Random) -> None:
         """Random playout to the end (search fast path): the same choices and final state as repeatedly
-        doing ``legal_moves()[int(rng.random() * len(moves))]``, without building move lists."""
+        doing ``legal_moves()[int(rng.random() * len(moves))]``, one trick at a time with table lookups
+        instead of move lists (the exchange move, when legal, is the last of the moves)."""
         rand = rng.random
         g = self.game
-        suit_of, suit_masks, strength = g.suit_of, g.suit_masks, g.strength
-        hands, voids, history, won, tricks_won = self.hands, self.voids, self.history, self.won, self.tricks_won
-        trick, stock = self.trick, self.stock
+        tables = g.tables
+        suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
+        keys = g.winner_keys(self.trump)
+        followers = g.followers
+        suit_of = g.suit_of
+        hands, voids, won, tricks_won = self.hands, self.voids, self.won, self.tricks_won
+        append = self.history.append
+        stock = self.stock
         follow_rule = g.follow_after_stock
-        trump = self.trump
-        n = self.num_players
         xcard = self.exchange_card
-        seat, leader = self.current, self.leader
-        best_i = self.trick_winner_index() if trick else 0
-        led = suit_of[trick[0]] if trick else -1
         revealed = self.revealed
+        trick = self.trick
+        leader = self.leader
+        if trick:  # finish the trick in progress
+            led = suit_of[trick[0]]
+            key = keys[led]
+            best, best_v, w = leader, -2, 0
+            for seat, c in zip((leader,) + followers[leader], trick, strict=False):
+                w |= 1 << c
+                if key[c] > best_v:
+                    best, best_v = seat, key[c]
+            seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
+        else:
+            leader = self.current
+            if not hands[leader]:
+                return
+            seats = ()
         while True:
-            hand = hands[seat]
-            if not hand:
-                break  # hands are only empty at the end of the hand
-            legal = hand
-            if trick and not stock and follow_rule:
-                legal = hand & suit_masks[led] or hand
-            count = legal.bit_count()
-            if xcard >= 0 and stock and hand >> xcard & 1:
-                k = int(rand() * (count + 1))
-                if k == count:  # the exchange move comes last in legal_moves()
-                    self.current, self.leader, self.revealed = seat, leader, revealed
-                    self.do(SWAP_FLAG | xcard)
-                    revealed = self.revealed
-                    continue
-            else:
-                k = int(rand() * count)
-            while k:
-                legal &= legal - 1
-                k -= 1
-            bit = legal & -legal
-            card = bit.bit_length() - 1
-            hands[seat] = hand ^ bit
-            if revealed & bit:
-                revealed ^= bit
-            if trick:
-                sc = suit_of[card]
-                if sc != led and follow_rule and not stock:
-                    voids[seat] |= 1 << led
-                b = trick[best_i]
-                sb = suit_of[b]
-                if (sc == sb and strength[card] > strength[b]) or (sc == trump and sb != trump):
-                    best_i = len(trick)
-            else:
+            if not seats:  # lead a new trick with any card (or exchange first)
+                hand = hands[leader]
+                if not hand:
+                    break
+                count = hand.bit_count()
+                if xcard >= 0 and stock and hand >> xcard & 1:
+                    k = int(rand() * (count + 1))
+                    if k == count:  # the exchange move (last in legal_moves()); the turn goes on
+                        face = stock[0]
+                        hand = hands[leader] = hand ^ (1 << xcard) | 1 << face
+                        stock[0] = xcard
+                        revealed = (revealed | 1 << face) & ~(1 << xcard)
+                        append((leader, SWAP_FLAG | xcard))
+                        k = int(rand() * count)
+                else:
+                    k = int(rand() * count)
+                legal = hand
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                w = legal & -legal
+                card = w.bit_length() - 1
+                hands[leader] = hand ^ w
+                if revealed & w:
+                    revealed ^= w
+                append((leader, card))
                 led = suit_of[card]
-            trick.append(card)
-            history.append((seat, card))
-            if len(trick) == n:
-                seat = leader = (leader + best_i) % n
-                w = 0
-                for c in trick:
-                    w |= 1 << c
-                won[seat] |= w
-                tricks_won[seat] += 1
-                trick.clear()
-                best_i = 0
-                if stock:  # draw: the winner first, the face-up trump last
-                    for i in range(n):
-                        c = stock.pop()
-                        hands[(seat + i) % n] |= 1 << c
-                        if not stock:
-                            revealed |= 1 << c
-                            break
+                key = keys[led]
+                best, best_v = leader, key[card]
+                seats = followers[leader]
+            if follow_rule and not stock:  # Bisca after the stock: follow suit if able
+                table = suit_cards[led]
+                shift = shifts[led]
+                for seat in seats:
+                    hand = hands[seat]
+                    follow = table[hand >> shift & rank_mask]
+                    if follow:
+                        card = follow[int(rand() * len(follow))]
+                        bit = 1 << card
+                    else:
+                        voids[seat] |= 1 << led
+                        legal = hand
+                        k = int(rand() * hand.bit_count())
+                        while k:
+                            legal &= legal - 1
+                            k -= 1
+                        bit = legal & -legal
+                        card = bit.bit_length() - 1
+                    hands[seat] = hand ^ bit
+                    if revealed & bit:
+                        revealed ^= bit
+                    w |= bit
+                    if key[card] > best_v:
+                        best, best_v = seat, key[card]
+                    append((seat, card))
             else:
-                seat = (seat + 1) % n
+                for seat in seats:
+                    hand = hands[seat]
+                    count = hand.bit_count()
+                    if xcard >= 0 and stock and hand >> xcard & 1:
+                        k = int(rand() * (count + 1))
+                        if k == count:  # exchange, then choose the card to play
+                            face = stock[0]
+                            hand = hands[seat] = hand ^ (1 << xcard) | 1 << face
+                            stock[0] = xcard
+                            revealed = (revealed | 1 << face) & ~(1 << xcard)
+                            append((seat, SWAP_FLAG | xcard))
+                            k = int(rand() * count)
+                    else:
+                        k = int(rand() * count)
+                    legal = hand
+                    while k:
+                        legal &= legal - 1
+                        k -= 1
+                    bit = legal & -legal
+                    card = bit.bit_length() - 1
+                    hands[seat] = hand ^ bit
+                    if revealed & bit:
+                        revealed ^= bit
+                    w |= bit
+                    if key[card] > best_v:
+                        best, best_v = seat, key[card]
+                    append((seat, card))
+            won[best] |= w
+            tricks_won[best] += 1
+            leader = best
+            seats = ()
+            if stock:  # draw: the winner first, the face-up trump last
+                for seat in (best,) + followers[best]:
+                    c = stock.pop()
+                    hands[seat] |= 1 << c
+                    if not stock:
+                        revealed |= 1 << c
+                        break
+        trick.clear()
         self.revealed = revealed
-        self.current, self.leader = seat, leader
+        self.leader = self.current = leader
+
+    def outcomes(self) -> list[float]:
+        """Lean ``result().outcome(s)``: the side with more card points wins, equal points draw."""
+        won = self.won
+        if self.num_players == 4:
+            ours, theirs = self.points_in(won[0] | won[2]), self.points_in(won[1] | won[3])
+            if ours > theirs:
+                return [1.0, 0.0, 1.0, 0.0]
+            if theirs > ours:
+                return [0.0, 1.0, 0.0, 1.0]
+            return [0.5, 0.5, 0.5, 0.5]
+        ours, theirs = self.points_in(won[0]), self.points_in(won[1])
+        return [1.0, 0.0] if ours > theirs else [0.0, 1.0] if theirs > ours else [0.5, 0.5]
 
     # --- information ------------------------------------------------------------------------------
     def known_to(self, seat: int, observer: int) -> int:
@@ -331,9 +436,12 @@ class BiscaState(TrickState):
     def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random) -> None:
         for slot, cards in zip(slots, assignment, strict=True):
             if slot.name == "stock":
-                order = bits(cards)
-                rng.shuffle(order)
-                self.stock = self.stock[:1] + order
+                order = self.stock[:1] + self.game.tables.cards(cards)
+                rand = rng.random
+                for i in range(len(order) - 1, 1, -1):  # Fisher-Yates over order[1:] (one C call per card)
+                    j = int(rand() * i) + 1
+                    order[i], order[j] = order[j], order[i]
+                self.stock = order
                 self.hidden_stock = 0
             elif slot.name.startswith("hand"):
                 self.hands[slot.owner] |= cards
