@@ -44,6 +44,23 @@ def _summary(values: list[float]) -> dict[str, float]:
     return {"median": statistics.median(values), "min": min(values), "max": max(values)}
 
 
+def _parallel_stats(agent: Any) -> dict[str, Any]:
+    """The root-parallelization figures of the last parallel decision ({} for agents with one worker)."""
+    if int(getattr(agent, "config", {}).get("workers", 1)) <= 1:
+        return {}
+    from engine.search.parallel import last_stats
+
+    return last_stats()
+
+
+def _helper_cpu(agent: Any, before: dict[str, Any]) -> float:
+    """CPU seconds the agent's helper processes spent on the decision made since ``before`` was taken."""
+    stats = _parallel_stats(agent)
+    if not stats or stats.get("request_id") == before.get("request_id"):
+        return 0.0
+    return sum(s["cpu_seconds"] for s in stats["shares"][1:] if not s["local"] and not s["rerun"])
+
+
 def bench_agent(game: Game, spec: str, positions: int, seed: int) -> dict[str, Any]:
     """Iterations/s and seconds/move of ``spec`` over ``positions`` opening decisions."""
     its_per_s: list[float] = []
@@ -56,6 +73,7 @@ def bench_agent(game: Game, spec: str, positions: int, seed: int) -> dict[str, A
         reports: list[Progress] = []
         budget = Budget(on_progress=reports.append)
         rng = random.Random(derive_seed(seed, "agent", k))
+        before = _parallel_stats(agent)
         start = time.perf_counter()
         cpu = time.process_time()
         if agent.fair:
@@ -63,7 +81,7 @@ def bench_agent(game: Game, spec: str, positions: int, seed: int) -> dict[str, A
         else:
             agent.choose_full(state, rng, budget)
         elapsed = time.perf_counter() - start
-        cpu = time.process_time() - cpu
+        cpu = time.process_time() - cpu + _helper_cpu(agent, before)
         iterations = reports[-1].iterations if reports else 0
         secs.append(elapsed)
         its_per_s.append(iterations / elapsed if elapsed > 0 else 0.0)
@@ -71,7 +89,8 @@ def bench_agent(game: Game, spec: str, positions: int, seed: int) -> dict[str, A
         cpu_its.append(iterations / cpu if cpu > 0 else 0.0)
     return {"iterations_per_second": _summary(its_per_s), "seconds_per_move": _summary(secs),
             "cpu": {"iterations_per_second": _summary(cpu_its), "seconds_per_move": _summary(cpu_secs),
-                    "note": "process CPU time (less sensitive to other load on a shared machine)"}}
+                    "note": "process CPU time (less sensitive to other load on a shared machine); with "
+                            "workers=N it includes the helper processes' CPU"}}
 
 
 def bench_playouts(game: Game, seconds: float, seed: int) -> dict[str, Any]:

@@ -223,3 +223,18 @@ def test_the_caller_runs_the_share_of_a_helper_still_starting() -> None:
     second = parallel.parallel_root_visits(game, config, obs, random.Random(4), None)
     assert not parallel.last_stats()["shares"][1]["local"] and parallel.pool_pids() == [pid]
     assert first.visits == second.visits and first.iterations == second.iterations == 400
+
+
+def test_the_bench_counts_the_helpers_cpu_once() -> None:
+    from engine import bench
+
+    game, obs, _legal = _position(0)
+    parallel.prestart(2, wait=60.0)
+    agent = agents.make("ismcts:iterations=600,workers=2", game)
+    before = bench._parallel_stats(agent)
+    agent.choose(obs, random.Random(1))
+    after = bench._parallel_stats(agent)
+    assert after["request_id"] != before.get("request_id") and not after["shares"][1]["local"]
+    assert bench._helper_cpu(agent, before) == after["shares"][1]["cpu_seconds"] > 0
+    assert bench._helper_cpu(agent, after) == 0.0  # no new decision since
+    assert bench._helper_cpu(agents.make("ismcts:iterations=10", game), {}) == 0.0

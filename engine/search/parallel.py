@@ -694,7 +694,7 @@ class _Run:
 
     def _record(self, own_end: float, waited: float, merge: float, merge_cpu: float, end: float) -> None:
         stats = {
-            "workers": self.n, "iterations": sum(s.iterations for s in self.shares),
+            "request_id": self.rid, "workers": self.n, "iterations": sum(s.iterations for s in self.shares),
             "elapsed": end - self.start,
             "dispatch_seconds": self.dispatched - self.start, "dispatch_cpu_seconds": self.dispatch_cpu,
             "merge_cpu_seconds": merge_cpu,
