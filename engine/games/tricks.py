@@ -264,6 +264,8 @@ class TrickState(GameState):
         g = self.game
         tables = g.tables
         suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
+        suit0, suit1, suit2, suit3 = suit_cards
+        ranks, ranks2, low_half = tables.ranks, 2 * tables.ranks, (1 << 2 * tables.ranks) - 1
         keys = g.winner_keys(self.trump)
         followers = g.followers
         suit_of = g.suit_of
@@ -291,13 +293,18 @@ class TrickState(GameState):
                 hand = hands[leader]
                 if not hand:
                     break
-                legal = hand
                 k = int(rand() * hand.bit_count())
-                while k:
-                    legal &= legal - 1
-                    k -= 1
-                w = legal & -legal
-                card = w.bit_length() - 1
+                half = hand & low_half
+                n_low = half.bit_count()
+                if k < n_low:  # the k-th card: which half, which suit, then a table lookup
+                    sub = suit0[half & rank_mask]
+                    card = sub[k] if k < len(sub) else suit1[half >> ranks][k - len(sub)]
+                else:
+                    k -= n_low
+                    half = hand >> ranks2
+                    sub = suit2[half & rank_mask]
+                    card = sub[k] if k < len(sub) else suit3[half >> ranks][k - len(sub)]
+                w = 1 << card
                 hands[leader] = hand ^ w
                 append((leader, card))
                 led = suit_of[card]
