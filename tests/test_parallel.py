@@ -66,14 +66,28 @@ def test_same_seed_and_workers_give_the_same_move() -> None:
 
 def test_progress_is_aggregated_over_the_workers() -> None:
     game, obs, legal = _position(2)
+    parallel.prestart(2, wait=60.0)
     reports: list[Progress] = []
     agent = agents.make("ismcts:iterations=3000,workers=2", game)
     move = agent.choose(obs, random.Random(2), Budget(on_progress=reports.append))
-    assert len(reports) >= 2
     counts = [p.iterations for p in reports]
-    assert counts == sorted(counts) and counts[-1] == 3000  # both shares counted
+    assert counts == sorted(counts) and counts[-1] == 3000  # the last report counts both shares
     assert reports[-1].best_move == move and move in legal
-    assert all(p.best_move in legal and 0.0 <= p.win_rate <= 1.0 for p in reports if p.best_move is not None)
+    assert [s["iterations"] for s in parallel.last_stats()["shares"]] == [1500, 1500]
+    # several reports while searching (stopped by a cancel after the third, so that they surely exist)
+    cancel = threading.Event()
+    reports.clear()
+
+    def on_progress(p: Progress) -> None:
+        reports.append(p)
+        if len(reports) >= 3:
+            cancel.set()
+
+    agent = agents.make("ismcts:iterations=10000000,workers=2", game)
+    agent.choose(obs, random.Random(2), Budget(cancel=cancel, on_progress=on_progress))
+    assert len(reports) >= 4 and [p.iterations for p in reports] == sorted(p.iterations for p in reports)
+    assert all(p.best_move in legal and 0.0 <= p.win_rate <= 1.0 for p in reports)
+    assert reports[-1].iterations == parallel.last_stats()["iterations"]
 
 
 def test_cancel_stops_every_worker_promptly() -> None:
