@@ -279,6 +279,8 @@ class BiscaState(TrickState):
         g = self.game
         tables = g.tables
         suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
+        suit0, suit1, suit2, suit3 = suit_cards
+        ranks, ranks2, low_half = tables.ranks, 2 * tables.ranks, (1 << 2 * tables.ranks) - 1
         keys = g.winner_keys(self.trump)
         followers = g.followers
         suit_of = g.suit_of
@@ -321,12 +323,17 @@ class BiscaState(TrickState):
                         k = int(rand() * count)
                 else:
                     k = int(rand() * count)
-                legal = hand
-                while k:
-                    legal &= legal - 1
-                    k -= 1
-                w = legal & -legal
-                card = w.bit_length() - 1
+                half = hand & low_half
+                n_low = half.bit_count()
+                if k < n_low:  # the k-th card: which half, which suit, then a table lookup
+                    sub = suit0[half & rank_mask]
+                    card = sub[k] if k < len(sub) else suit1[half >> ranks][k - len(sub)]
+                else:
+                    k -= n_low
+                    half = hand >> ranks2
+                    sub = suit2[half & rank_mask]
+                    card = sub[k] if k < len(sub) else suit3[half >> ranks][k - len(sub)]
+                w = 1 << card
                 hands[leader] = hand ^ w
                 if revealed & w:
                     revealed ^= w
@@ -375,12 +382,17 @@ class BiscaState(TrickState):
                             k = int(rand() * count)
                     else:
                         k = int(rand() * count)
-                    legal = hand
-                    while k:
-                        legal &= legal - 1
-                        k -= 1
-                    bit = legal & -legal
-                    card = bit.bit_length() - 1
+                    half = hand & low_half
+                    n_low = half.bit_count()
+                    if k < n_low:
+                        sub = suit0[half & rank_mask]
+                        card = sub[k] if k < len(sub) else suit1[half >> ranks][k - len(sub)]
+                    else:
+                        k -= n_low
+                        half = hand >> ranks2
+                        sub = suit2[half & rank_mask]
+                        card = sub[k] if k < len(sub) else suit3[half >> ranks][k - len(sub)]
+                    bit = 1 << card
                     hands[seat] = hand ^ bit
                     if revealed & bit:
                         revealed ^= bit
