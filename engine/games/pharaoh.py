@@ -64,6 +64,8 @@ NAMED_SHIFT = 2
 CARDS_SHIFT = 5
 HIDDEN = -1
 MAX_TURNS = 2000
+CACHE_LIMIT = 20_000
+"""Entries per move-list cache of a game (cleared when full)."""
 _MASK64 = (1 << 64) - 1
 """Safety cap on the turns of a classic hand (ranked like a stuck hand when reached)."""
 PENALTY_BY_RANK = {"7": 7, "8": 8, "9": 9, "X": 10, "U": 2, "O": 3, "K": 4, "A": 11}
@@ -156,6 +158,8 @@ class Pharaoh(Game):
         self.canonical_cache: dict[int, list[tuple[int, list[int], int, int, int]]] = {}
         self.canonical_moves_cache: dict[int, list[int]] = {}
         self.named_cache: dict[int, int] = {}
+        self.plays_cache: dict[int, list[int]] = {}  # (hand, startable) -> plays of legal_moves
+        self.canonical_plays_cache: dict[int, list[int]] = {}  # (hand, startable, order) -> canonical plays
 
     def canonical_entries(self, group: int, startable: int) -> list[tuple[int, list[int], int, int, int]]:
         """The canonical plays of a whole same-rank group (bitmask ``group``) whose cards in ``startable``
@@ -214,7 +218,7 @@ class Pharaoh(Game):
                 k = (hand_after & mask).bit_count()
                 if k > best:
                     best, suit = k, s
-            if len(cache) >= 100_000:
+            if len(cache) >= CACHE_LIMIT:
                 cache.clear()
             cache[hand_after] = suit
         return suit
@@ -401,6 +405,29 @@ class PharaohState(GameState):
         g = self.game
         hand = self.hands[self.current]
         startable = hand & self.start_mask()
+        classic = g.classic
+        key = hand | startable << 32
+        plays = g.plays_cache.get(key)
+        if plays is None:
+            plays = self._plays(hand, startable)
+            if len(g.plays_cache) >= CACHE_LIMIT:
+                g.plays_cache.clear()
+            g.plays_cache[key] = plays
+        out = plays[:]
+        if classic:
+            if self.pending_skip:
+                out.append(SKIP)
+            elif self.stock or len(self.discard) > 1 or self.pending_draw:
+                out.append(DRAW)
+            elif not out:
+                out.append(SKIP)
+        else:
+            out.append(DRAW if self.stock else SKIP)
+        return out
+
+    def _plays(self, hand: int, startable: int) -> list[int]:
+        """Every play of ``hand`` whose first card is in ``startable`` (the play part of legal_moves)."""
+        g = self.game
         out: list[int] = []
         classic = g.classic
         if startable:
@@ -430,15 +457,6 @@ class PharaohState(GameState):
                         out.extend(base | (s + 1) << NAMED_SHIFT for s in range(g.nsuits))
                     else:
                         out.append(base)
-        if classic:
-            if self.pending_skip:
-                out.append(SKIP)
-            elif self.stock or len(self.discard) > 1 or self.pending_draw:
-                out.append(DRAW)
-            elif not out:
-                out.append(SKIP)
-        else:
-            out.append(DRAW if self.stock else SKIP)
         return out
 
     def canonical_plays(self, order: int = 0) -> list[int]:
@@ -451,9 +469,20 @@ class PharaohState(GameState):
         g = self.game
         hand = self.hands[self.current]
         startable = hand & self.start_mask()
-        out: list[int] = []
         if not startable:
-            return out
+            return []
+        key = hand | startable << 32 | (order + 1) << 64
+        cached = g.canonical_plays_cache.get(key)
+        if cached is None:
+            cached = self._canonical_plays(hand, startable, order)
+            if len(g.canonical_plays_cache) >= CACHE_LIMIT:
+                g.canonical_plays_cache.clear()
+            g.canonical_plays_cache[key] = cached
+        return cached[:]
+
+    def _canonical_plays(self, hand: int, startable: int, order: int) -> list[int]:
+        g = self.game
+        out: list[int] = []
         rest = startable
         rank_of = g.rank_of
         rank_masks = g.rank_masks
