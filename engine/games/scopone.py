@@ -68,8 +68,9 @@ RANK: list[int] = [c % 10 for c in range(NUM_CARDS)]
 LAY: tuple[int, ...] = (0,)
 """The per-rank entry of :meth:`Scopone.table_captures` for a card that captures nothing: it is laid."""
 LAY_PATTERN: tuple[tuple[int, ...], ...] = ((),)
-"""The per-rank entry of a capture pattern (:meth:`Scopone.table_entry`) for a card that is laid."""
+"""The capture sets of a card that is laid, in a capture pattern (:meth:`Scopone.table_entry`)."""
 BIT: list[int] = [1 << c for c in range(NUM_CARDS)]
+_NEXT_SEAT: dict[int, tuple[int, ...]] = {n: tuple((s + 1) % n for s in range(n)) for n in (2, 4)}
 _SUIT_CARDS: list[list[tuple[int, ...]]] = [
     [tuple(s * 10 + r for r in range(10) if m >> r & 1) for m in range(1024)] for s in range(4)]
 _PRIMIERA_BEST: list[int] = [max((PRIMIERA_BY_RANK[r] for r in range(10) if m >> r & 1), default=0)
@@ -160,8 +161,8 @@ class Scopone(Game):
         self.napola: bool = bool(v["napola"])
         self.re_bello: bool = bool(v["re_bello"])
         self.lower_wins: bool = bool(v["scopa_a_perdere"])
-        self._table_cache: dict[int, tuple[Any, tuple[int, ...]]] = {}
-        self._patterns: dict[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], ...]] = {}
+        self._table_cache: dict[int, tuple[tuple[int, ...], tuple[Any, ...], tuple[int, ...]]] = {}
+        self._patterns: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Any, ...]]] = {}
         self._mask_cache: dict[int, tuple[tuple[int, ...], ...]] = {}
 
     @property
@@ -208,11 +209,11 @@ class Scopone(Game):
     # --- capture rules ----------------------------------------------------------------------------
     # The capture sets of a table depend only on the multiset of its card values, so they are computed once
     # per sorted value tuple as a *pattern* (one subset-sum pass bucketed by sum, then the capture rules
-    # for every value 1..10) of positions in the table's cards sorted by value; a few thousand patterns
-    # cover every table a search meets. A table's entry is (pattern, its cards sorted by value): a capture
-    # set is the table cards at a pattern's positions (made into bitmasks and sorted only when needed).
+    # for every value 1..10) of positions in the table's cards sorted by value; about 1,200 patterns cover
+    # every table a search meets. A table's entry adds the bits of its cards in that order: a capture set
+    # is the sum of the bits at a pattern's positions (made into bitmasks and sorted only when needed).
     TABLE_CACHE_SIZE: ClassVar[int] = 200_000
-    """Tables whose (pattern, cards) entry is kept (~0.2 kB each); a full cache is cleared."""
+    """Tables whose entry (:meth:`table_entry`) is kept (~0.2 kB each); a full cache is cleared."""
     PATTERN_CACHE_SIZE: ClassVar[int] = 50_000
     """Value multisets whose capture pattern is kept."""
     MASK_CACHE_SIZE: ClassVar[int] = 50_000
@@ -233,38 +234,42 @@ class Scopone(Game):
         masks = self._mask_cache.get(table)
         if masks is not None:
             return masks
-        pattern, cards = self.table_entry(table)
-        masks = tuple(LAY if sets is LAY_PATTERN else tuple(sorted(sum(1 << cards[i] for i in pos) for pos in sets))
-                      for sets in pattern)
+        _counts, sets_by_card, table_bits = self.table_entry(table)
+        masks = tuple(LAY if sets is LAY_PATTERN else tuple(sorted(sum(table_bits[i] for i in pos) for pos in sets))
+                      for sets in sets_by_card[:10])
         if len(self._mask_cache) >= self.MASK_CACHE_SIZE:
             self._mask_cache.clear()
         self._mask_cache[table] = masks
         return masks
 
-    def table_entry(self, table: int) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[int, ...]]:
-        """``(pattern, cards)`` of ``table`` (cached): ``cards`` sorted by value (then card index) and, for each
-        rank ``r``, ``pattern[r]`` the capture sets of a card of that rank as tuples of positions in ``cards``
-        (not in bitmask order), or :data:`LAY_PATTERN` (``((),)``: the card is laid, capturing nothing)."""
+    def table_entry(self, table: int) -> tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], ...],
+                                               tuple[int, ...]]:
+        """``(counts, sets, bits)`` of ``table`` (cached). ``bits`` are the table's cards as bitmasks sorted by
+        value (then card index); for each card index ``c`` (0..39), ``sets[c]`` are the capture sets of that
+        card as tuples of positions in ``bits`` (not in bitmask order), or :data:`LAY_PATTERN` (``((),)``:
+        the card is laid, capturing nothing), and ``counts[c]`` is ``len(sets[c])``, its number of moves."""
         entry = self._table_cache.get(table)
         if entry is None:
             entry = self._new_table_entry(table)
         return entry
 
-    def _new_table_entry(self, table: int) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[int, ...]]:
+    def _new_table_entry(self, table: int) -> tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], ...],
+                                                    tuple[int, ...]]:
         cache = self._table_cache
         if len(cache) >= self.TABLE_CACHE_SIZE:
             cache.clear()
-        cards = tuple(sorted(cards_of(table), key=RANK.__getitem__))
+        cards = sorted(cards_of(table), key=RANK.__getitem__)
         values = tuple(map(VALUE.__getitem__, cards))
         pattern = self._patterns.get(values)
         if pattern is None:
             pattern = self._build_pattern(values)
-        entry = (pattern, cards)
+        entry = (pattern[0], pattern[1], tuple(map(BIT.__getitem__, cards)))
         cache[table] = entry
         return entry
 
-    def _build_pattern(self, values: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
-        """The capture rules applied to a table whose cards have ``values``: per rank, position tuples."""
+    def _build_pattern(self, values: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[Any, ...]]:
+        """The capture rules applied to a table whose cards have ``values``: (counts, sets) per card index
+        (see :meth:`table_entry`)."""
         if len(self._patterns) >= self.PATTERN_CACHE_SIZE:
             self._patterns.clear()
         scopa_15 = self.scopa_15
@@ -296,7 +301,8 @@ class Scopone(Game):
                 sets = [m for m in sets if m.bit_count() == least]
             out.append(tuple(tuple(i for i in range(len(values)) if m >> i & 1) for m in sets) if sets
                        else LAY_PATTERN)
-        pattern = tuple(out)
+        sets_by_card = tuple(out) * 4  # card = suit * 10 + rank
+        pattern = (tuple(map(len, sets_by_card)), sets_by_card)
         self._patterns[values] = pattern
         return pattern
 
@@ -496,61 +502,57 @@ class ScoponeState(GameState):
         return [card | s << CARD_BITS for card in cards_of(self.hands[self.current]) for s in caps[rank[card]]]
 
     def random_rollout(self, rng: random.Random) -> None:
-        """Play to the end with uniformly random legal moves: the same choices as the generic loop over
-        :meth:`legal_moves` / :meth:`do`, with both inlined. Hands are kept as sorted card lists and the move
-        list is never built: the number of moves is summed from the table's capture pattern
-        (:meth:`Scopone.table_entry`) and only the ``int(rand() * n)``-th move is made into a capture set."""
+        """Play a full (determinized) state to the end with uniformly random legal moves: the same choices as
+        the generic loop over :meth:`legal_moves` / :meth:`do`, with both inlined. Hands are kept as sorted
+        card lists and the move list is never built: the number of moves is summed from the table's capture
+        pattern (:meth:`Scopone.table_entry`) and only the ``int(rand() * n)``-th move is made."""
         rand = rng.random
         g = self.game
         table_entry = g._table_cache.get  # the cache is only ever cleared, never replaced
         new_entry = g._new_table_entry
-        rank = RANK
-        rank_of = rank.__getitem__
-        bit_of = BIT.__getitem__
         sweep_rule = g.ace_sweep == "assi"
         is_sweep = g.is_sweep
         hands = self.hands
-        hand_counts = self.hand_counts
         captured = self.captured
         scope = self.scope
         append_history = self.history.append
         n = len(hands)
+        next_seat = _NEXT_SEAT[n]
         held = [list(cards_of(h)) for h in hands]
         total = self.total_plays
         table = self.table
         seat = self.current
-        plays = self.plays
         last_capturer = self.last_capturer
-        while plays < total:
+        start = plays = self.plays
+        for plays in range(start + 1, total + 1):  # plays: the count after this move
             cards = held[seat]
             entry = table_entry(table)
             if entry is None:
                 entry = new_entry(table)
-            pattern = entry[0]
-            sizes = list(map(len, map(pattern.__getitem__, map(rank_of, cards))))
-            count = sum(sizes)
+            counts, sets_by_card, table_bits = entry
+            count = sum(map(counts.__getitem__, cards))
             r = int(rand() * count)
-            if count == len(cards):
+            if count == len(cards):  # one move per card
                 card = cards.pop(r)
-                positions = pattern[rank[card]][0]
-                cap = sum(map(bit_of, map(entry[1].__getitem__, positions))) if positions else 0
+                positions = sets_by_card[card][0]
+                if not positions:
+                    cap = 0
+                elif len(positions) == 1:
+                    cap = table_bits[positions[0]]
+                else:
+                    cap = sum(map(table_bits.__getitem__, positions))
             else:
                 i = 0
-                for k in sizes:
+                for card in cards:
+                    k = counts[card]
                     if r < k:
                         break
                     r -= k
                     i += 1
-                card = cards.pop(i)
-                sets = pattern[rank[card]]
-                if len(sets) == 1:
-                    positions = sets[0]
-                    cap = sum(map(bit_of, map(entry[1].__getitem__, positions))) if positions else 0
-                else:
-                    table_cards = entry[1].__getitem__
-                    cap = sorted([sum(map(bit_of, map(table_cards, p))) for p in sets])[r]
-            hand_counts[seat] -= 1
-            plays += 1
+                del cards[i]
+                sets = sets_by_card[card]
+                bit_at = table_bits.__getitem__
+                cap = sorted([sum(map(bit_at, p)) for p in sets])[r] if len(sets) > 1 else sum(map(bit_at, sets[0]))
             append_history((seat, card | cap << CARD_BITS))
             if cap:
                 table ^= cap
@@ -560,23 +562,19 @@ class ScoponeState(GameState):
                     scope[seat & 1] += 1
             else:
                 table |= 1 << card
-            if plays >= total:
-                if table and last_capturer >= 0:
-                    captured[last_capturer & 1] |= table
-                    table = 0
-                break
-            seat += 1
-            if seat == n:
-                seat = 0
+            seat = next_seat[seat]
             if not cards and self.stock and not any(held):
-                hands[:] = [0] * n
+                self.hands = hands = [0] * n
+                self.hand_counts = [0] * n
                 self._deal_from_stock()
                 held = [list(cards_of(h)) for h in hands]
-        for s in range(n):
-            mask = 0
-            for c in held[s]:
-                mask |= 1 << c
-            hands[s] = mask
+        if plays > start:
+            seat = self.history[-1][0]  # the last mover stays current, as in do()
+            if table and last_capturer >= 0:
+                captured[last_capturer & 1] |= table
+                table = 0
+        self.hands = [sum(map(BIT.__getitem__, h)) for h in held]
+        self.hand_counts = list(map(len, held))
         self.table = table
         self.current = seat
         self.plays = plays
