@@ -208,3 +208,24 @@ def test_abstraction_counts_a_passed_card_as_held_by_its_receiver() -> None:
         assert key == hearts_key_reference(state, observer)
         queen = [v for v in key[3][3] if v & QUEEN_FLAG]
         assert queen == [holder_bits | QUEEN_FLAG]
+
+
+def test_full_shared_wins_counts_every_lowest_score_as_a_win() -> None:
+    from engine.search.uct import full_shared_wins
+
+    assert full_shared_wins([0.5, 0.0, 0.5, 0.0], "pwl") == [1.0, 0.0, 1.0, 0.0]
+    assert full_shared_wins([1.0, 0.0, 0.0, 0.0], "pwl") == [1.0, 0.0, 0.0, 0.0]
+    assert full_shared_wins([0.5, 0.5], "pwl") == [0.5, 0.5]  # a draw stays a draw
+    assert full_shared_wins([0.0, -1.0, 0.0, -1.0], "wl") == [1.0, -1.0, 1.0, -1.0]
+    assert full_shared_wins([0.25, -0.5], "relative") == [0.25, -0.5]
+
+
+@pytest.mark.parametrize("shared", ["half", "full"])
+def test_cheat_agent_plays_legal_moves_with_either_shared_rule(shared: str) -> None:
+    game = registry.create("hearts", {"passing": "none", "target": 0})
+    agent = agents.make(f"cheat:iterations=200,shared={shared}", game)
+    state = make_state("2C,AC,5C,7C")
+    move = agent.choose_full(state.clone(), random.Random(1))
+    assert move in state.legal_moves()
+    with pytest.raises(Exception, match="shared"):
+        agents.make("cheat:shared=some", game)

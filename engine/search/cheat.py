@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from engine.agents.base import Agent, Budget
-from engine.game import Game, GameState, VariantError
+from engine.game import Game, GameState, Option, VariantError
 from engine.observation import Observation
 from engine.search.common import Clock, exploration, search_options
 from engine.search.uct import uct_search
@@ -20,7 +20,11 @@ class CheatingUCTAgent(Agent):
     name = "cheat"
     description = "CHEATING research baseline: UCT that sees every player's cards (never a fair opponent)"
     fair = False
-    params = search_options(1000)
+    params = search_options(1000) + (
+        Option("shared", "half", "PWL/WL reward of a shared first place (several Hearts players on the lowest "
+               "score): half a win, or full = a win for each (the seeds/000 ch. 6 definition of a winner)",
+               choices=("half", "full")),
+    )
 
     def __init__(self, game: Game, **params: Any) -> None:
         super().__init__(game, **params)
@@ -36,7 +40,8 @@ class CheatingUCTAgent(Agent):
         if len(moves) == 1:
             return moves[0]
         clock = Clock(int(self.config["iterations"]), float(self.config["seconds"]), budget)
-        visits, totals, n = uct_search(state, rng, clock, self.c, str(self.config["reward"]))
+        visits, totals, n = uct_search(state, rng, clock, self.c, str(self.config["reward"]),
+                                       shared_full=self.config["shared"] == "full")
         best = max(moves, key=lambda m: (visits.get(m, 0), totals.get(m, 0.0)))
         clock.final_report(n, best, None)
         return best

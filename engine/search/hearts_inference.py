@@ -70,11 +70,12 @@ def _rank_higher(card: int, other: int) -> bool:
     return card % 13 > other % 13
 
 
-def seat_weights(obs: Observation) -> np.ndarray:
+def seat_weights(obs: Observation, events: list[tuple[str, int, int, int]] | None = None) -> np.ndarray:
     """Per seat and card, the product of the likelihood ratios of every signal in that seat's plays.
 
     Returns an array (4 x 52) of positive floats, 1.0 where nothing was observed. Only play moves are read
-    (passes are hidden), and the observer's own plays are skipped.
+    (passes are hidden), and the observer's own plays are skipped. ``events``, if given, receives one
+    (signal name, seat, card, index in the history) per signal applied (for calibration and tests).
     """
     state = obs.state
     g = state.game
@@ -85,7 +86,15 @@ def seat_weights(obs: Observation) -> np.ndarray:
     played = 0  # cards played before the current move
     trick: list[int] = []
     first_trick = True
-    for seat, move in state.history:
+    at = [0]  # index in the history of the move being read
+
+    def hit(name: str, seat: int, card: int) -> None:
+        w[seat, card] *= f[name]
+        if events is not None:
+            events.append((name, seat, card, at[0]))
+
+    for index, (seat, move) in enumerate(state.history):
+        at[0] = index
         if move < 0 or move & PASS_FLAG:
             continue  # a pass (hidden or the observer's own)
         card = move
@@ -102,37 +111,37 @@ def seat_weights(obs: Observation) -> np.ndarray:
                     # A discard (void in the led suit): shedding a dangerous spade here is free.
                     if queen_out and not first_trick:
                         if card != QUEEN_SPADES:
-                            w[seat, QUEEN_SPADES] *= f["queen_kept_on_discard"]
+                            hit("queen_kept_on_discard", seat, QUEEN_SPADES)
                         for high in (KING_SPADES, ACE_SPADES):
                             if card != high and not played >> high & 1:
-                                w[seat, high] *= f["high_spade_kept_on_discard"]
+                                hit("high_spade_kept_on_discard", seat, high)
                 else:
                     if led == SPADES and queen_out:
                         higher_in_trick = in_trick & (1 << KING_SPADES | 1 << ACE_SPADES)
                         if higher_in_trick and card != QUEEN_SPADES:
-                            w[seat, QUEEN_SPADES] *= f["queen_kept_under_higher_spade"]
+                            hit("queen_kept_under_higher_spade", seat, QUEEN_SPADES)
                         if (in_trick >> ACE_SPADES & 1 and card != KING_SPADES
                                 and not played >> KING_SPADES & 1):
-                            w[seat, KING_SPADES] *= f["king_kept_under_ace"]
+                            hit("king_kept_under_ace", seat, KING_SPADES)
                         if len(trick) == 3 and not in_trick >> QUEEN_SPADES & 1 and card < QUEEN_SPADES:
                             for high in (KING_SPADES, ACE_SPADES):
                                 if not played >> high & 1 and _rank_higher(high, best):
-                                    w[seat, high] *= f["high_spade_kept_last_to_play"]
+                                    hit("high_spade_kept_last_to_play", seat, high)
                         if (card in (KING_SPADES, ACE_SPADES) and _rank_higher(card, best)
                                 and len(trick) < 3 and not in_trick >> QUEEN_SPADES & 1):
-                            w[seat, QUEEN_SPADES] *= f["risky_high_spade"]
+                            hit("risky_high_spade", seat, QUEEN_SPADES)
                     if in_trick & POINT_CARDS and _rank_higher(card, best):
                         # Overtook a trick holding points: probably had nothing lower in the suit.
-                        ratio = f["no_lower_card_last"] if len(trick) == 3 else f["no_lower_card"]
+                        name = "no_lower_card_last" if len(trick) == 3 else "no_lower_card"
                         base = led * 13
                         for r in range(best % 13):
                             if not (played | bit) >> (base + r) & 1:
-                                w[seat, base + r] *= ratio
+                                hit(name, seat, base + r)
             elif suit_of[card] == SPADES and queen_out:
                 if card in (KING_SPADES, ACE_SPADES):
-                    w[seat, QUEEN_SPADES] *= f["risky_high_spade"]
+                    hit("risky_high_spade", seat, QUEEN_SPADES)
                 elif card != QUEEN_SPADES:
-                    w[seat, QUEEN_SPADES] *= f["low_spade_lead"]
+                    hit("low_spade_lead", seat, QUEEN_SPADES)
         played |= bit
         trick.append(card)
         if len(trick) == 4:

@@ -8,7 +8,18 @@ import random
 from engine.game import GameState
 from engine.search.common import Clock, reward_vector, simulate
 
-__all__ = ["UNode", "uct_search"]
+__all__ = ["UNode", "full_shared_wins", "uct_search"]
+
+
+def full_shared_wins(rewards: list[float], kind: str) -> list[float]:
+    """PWL/WL rewards with a shared first place counted as a full win (seeds/000 chapter 6: in Hearts
+    every player on the lowest score is a winner). A draw of everyone (no loser) stays a draw."""
+    if kind == "pwl":
+        if 0.0 in rewards:
+            return [1.0 if r > 0.0 else 0.0 for r in rewards]
+    elif kind == "wl" and -1.0 in rewards:
+        return [1.0 if r > -1.0 else -1.0 for r in rewards]
+    return rewards
 
 
 class UNode:
@@ -27,9 +38,10 @@ class UNode:
 
 def uct_search(state: GameState, rng: random.Random, clock: Clock, c: float, reward_kind: str,
                sim: str = "random", iteration_offset: int = 0, max_iterations: int | None = None,
-               ) -> tuple[dict[int, int], dict[int, float], int]:
+               shared_full: bool = False) -> tuple[dict[int, int], dict[int, float], int]:
     """UCT from ``state`` (every card known). Returns (visits per root move, total reward per root move,
-    iterations run). Stops on ``clock`` or after ``max_iterations``."""
+    iterations run). Stops on ``clock`` or after ``max_iterations``. ``shared_full``: a shared first
+    place earns the full PWL/WL win reward instead of half (see :func:`full_shared_wins`)."""
     root = UNode(None, -1)
     log = math.log
     sqrt = math.sqrt
@@ -68,6 +80,8 @@ def uct_search(state: GameState, rng: random.Random, clock: Clock, c: float, rew
         if not s.is_terminal():
             simulate(s, rng, sim, None, None, None)
         rewards = reward_vector(reward_kind, s)
+        if shared_full:
+            rewards = full_shared_wins(rewards, reward_kind)
         root.visits += 1
         for n in path:
             n.visits += 1
