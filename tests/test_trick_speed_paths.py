@@ -114,3 +114,24 @@ def test_winner_keys_pick_the_trick_winner(name: str) -> None:
         keys = game.winner_keys(state.trump)[game.suit_of[state.trick[0]]]
         best = max(range(n), key=lambda i: keys[state.trick[i]])
         assert best == state.trick_winner_index()
+
+
+def test_sampled_bisca_stock_order_is_uniform() -> None:
+    """fill_hidden orders the hidden stock uniformly: the 6 relative orders of a 3-card hidden stock are
+    equally likely (chi-square, df = 5, 0.999 quantile 20.5; seeded, so deterministic)."""
+    from itertools import permutations
+
+    game = registry.create("bisca", {"hand_size": 3})
+    state = game.new_hand(random.Random(4))
+    rng = random.Random(4)
+    while len(state.stock) > 4:  # type: ignore[attr-defined]
+        moves = state.legal_moves()
+        state.do(moves[int(rng.random() * len(moves))])
+    sampler = DealSampler(state.observation(state.current_player))
+    patterns = {p: 0 for p in permutations(range(3))}
+    samples = 3000
+    for _ in range(samples):
+        hidden = sampler.deal(rng).stock[1:]  # type: ignore[attr-defined]
+        patterns[tuple(sorted(range(3), key=hidden.__getitem__))] += 1
+    expected = samples / 6
+    assert sum((n - expected) ** 2 / expected for n in patterns.values()) < 20.5

@@ -448,12 +448,12 @@ class BiscaState(TrickState):
     def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random) -> None:
         for slot, cards in zip(slots, assignment, strict=True):
             if slot.name == "stock":
-                order = self.stock[:1] + self.game.tables.cards(cards)
+                order = self.game.tables.cards(cards)
                 rand = rng.random
-                for i in range(len(order) - 1, 1, -1):  # Fisher-Yates over order[1:] (one C call per card)
-                    j = int(rand() * i) + 1
-                    order[i], order[j] = order[j], order[i]
-                self.stock = order
+                # A uniformly random order: sorted by independent uniform keys (ties have probability
+                # ~2^-45, and the sort is stable); 2-3x faster than a Python-level Fisher-Yates loop.
+                order.sort(key=lambda _card: rand())
+                self.stock = self.stock[:1] + order
                 self.hidden_stock = 0
             elif slot.name.startswith("hand"):
                 self.hands[slot.owner] |= cards
