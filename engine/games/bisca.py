@@ -418,15 +418,16 @@ class BiscaState(TrickState):
     def outcomes(self) -> list[float]:
         """Lean ``result().outcome(s)``: the side with more card points wins, equal points draw."""
         won = self.won
-        if self.num_players == 4:
-            ours, theirs = self.points_in(won[0] | won[2]), self.points_in(won[1] | won[3])
-            if ours > theirs:
-                return [1.0, 0.0, 1.0, 0.0]
-            if theirs > ours:
-                return [0.0, 1.0, 0.0, 1.0]
-            return [0.5, 0.5, 0.5, 0.5]
-        ours, theirs = self.points_in(won[0]), self.points_in(won[1])
-        return [1.0, 0.0] if ours > theirs else [0.0, 1.0] if theirs > ours else [0.5, 0.5]
+        four = self.num_players == 4
+        ours, theirs = (won[0] | won[2], won[1] | won[3]) if four else (won[0], won[1])
+        lead = 0  # our card points minus theirs
+        for v, m in self.point_classes():
+            lead += v * ((ours & m).bit_count() - (theirs & m).bit_count())
+        if lead > 0:
+            return [1.0, 0.0, 1.0, 0.0] if four else [1.0, 0.0]
+        if lead < 0:
+            return [0.0, 1.0, 0.0, 1.0] if four else [0.0, 1.0]
+        return [0.5] * self.num_players
 
     # --- information ------------------------------------------------------------------------------
     def known_to(self, seat: int, observer: int) -> int:

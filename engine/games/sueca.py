@@ -121,10 +121,13 @@ class SuecaState(TrickState):
     def outcomes(self) -> list[float]:
         """Lean ``result().outcome(s)``: the side with more card points wins, equal points draw."""
         won = self.won
-        ours, theirs = self.points_in(won[0] | won[2]), self.points_in(won[1] | won[3])
-        if ours > theirs:
+        ours, theirs = won[0] | won[2], won[1] | won[3]
+        lead = 0  # our card points minus theirs
+        for v, m in self.point_classes():
+            lead += v * ((ours & m).bit_count() - (theirs & m).bit_count())
+        if lead > 0:
             return [1.0, 0.0, 1.0, 0.0]
-        if theirs > ours:
+        if lead < 0:
             return [0.0, 1.0, 0.0, 1.0]
         return [0.5, 0.5, 0.5, 0.5]
 

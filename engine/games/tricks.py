@@ -212,36 +212,31 @@ class TrickState(GameState):
 
     def trick_winner_index(self) -> int:
         """Index in ``self.trick`` of the card currently winning the trick."""
-        g = self.game
-        suit_of, strength = g.suit_of, g.strength
         trick = self.trick
+        key = self.game.winner_keys(self.trump)[self.game.suit_of[trick[0]]]
         best = 0
-        best_card = trick[0]
+        best_v = key[trick[0]]
         for i in range(1, len(trick)):
-            c = trick[i]
-            sc, sb = suit_of[c], suit_of[best_card]
-            if sc == sb:
-                if strength[c] > strength[best_card]:
-                    best, best_card = i, c
-            elif sc == self.trump:
-                best, best_card = i, c
+            v = key[trick[i]]
+            if v > best_v:
+                best, best_v = i, v
         return best
 
     def do(self, move: int) -> None:
         seat = self.current
-        card = move
-        bit = 1 << card
-        self.hands[seat] &= ~bit
-        if self.trick:
-            led = self.game.suit_of[self.trick[0]]
-            if self.game.suit_of[card] != led:
+        self.hands[seat] &= ~(1 << move)
+        trick = self.trick
+        if trick:
+            suit_of = self.game.suit_of
+            led = suit_of[trick[0]]
+            if suit_of[move] != led:
                 self.voids[seat] |= 1 << led
-        self.trick.append(card)
+        trick.append(move)
         self.history.append((seat, move))
-        if len(self.trick) == self.num_players:
+        if len(trick) == self.num_players:
             self._finish_trick()
         else:
-            self.current = self.next_seat(seat)
+            self.current = (seat + 1) % self.num_players
 
     def random_rollout(self, rng: random.Random) -> None:
         """Random playout to the end. Inlined fast path (:meth:`play_out_tricks`) when a subclass keeps the
@@ -365,6 +360,13 @@ class TrickState(GameState):
 
     def points_in(self, cards: int) -> int:
         """Card points of a card set."""
+        total = 0
+        for v, m in self.point_classes():
+            total += v * (cards & m).bit_count()
+        return total
+
+    def point_classes(self) -> tuple[tuple[int, int], ...]:
+        """``(points, mask of the cards worth them)`` for every nonzero card value of the game."""
         g = self.game
         table = g.__dict__.get("_point_masks")
         if table is None or table[0] is not g.card_points:
@@ -375,10 +377,7 @@ class TrickState(GameState):
                     by_value[v] = by_value.get(v, 0) | 1 << c
             table = (g.card_points, tuple(by_value.items()))
             g._point_masks = table  # type: ignore[attr-defined]
-        total = 0
-        for v, m in table[1]:
-            total += v * (cards & m).bit_count()
-        return total
+        return table[1]
 
     def known_to(self, seat: int, observer: int) -> int:
         """Cards of ``seat``'s hand that ``observer`` knows are there (default: own hand only)."""
