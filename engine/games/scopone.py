@@ -78,6 +78,22 @@ _PRIMIERA_BEST: list[int] = [max((PRIMIERA_BY_RANK[r] for r in range(10) if m >>
 """Best primiera value among the ranks of a 10-bit rank mask (0 for none)."""
 
 
+# Value order: bit 4 * rank + suit of a "transposed" mask is the card (suit, rank), so its bits run through the
+# cards sorted by value. Per 10-bit chunk: the transposed bits of a suit's ranks, and for a transposed chunk
+# its cards' bits, their values, and a multiset key (3 bits per rank count).
+_TRANSPOSE: list[list[int]] = [[sum(1 << (4 * r + s) for r in range(10) if m >> r & 1) for m in range(1024)]
+                               for s in range(4)]
+_T_BITS: list[list[tuple[int, ...]]] = [
+    [tuple(1 << ((t % 4) * 10 + t // 4) for t in range(10 * k, 10 * k + 10) if m >> (t - 10 * k) & 1)
+     for m in range(1024)] for k in range(4)]
+_T_VALUES: list[list[tuple[int, ...]]] = [
+    [tuple(t // 4 + 1 for t in range(10 * k, 10 * k + 10) if m >> (t - 10 * k) & 1) for m in range(1024)]
+    for k in range(4)]
+_T_KEY: list[list[int]] = [
+    [sum(1 << (3 * (t // 4)) for t in range(10 * k, 10 * k + 10) if m >> (t - 10 * k) & 1) for m in range(1024)]
+    for k in range(4)]
+
+
 def cards_of(mask: int) -> tuple[int, ...]:
     """The cards of a set in increasing order (table lookups: faster than bit loops for whole hands)."""
     c0, c1, c2, c3 = _SUIT_CARDS
@@ -162,7 +178,7 @@ class Scopone(Game):
         self.re_bello: bool = bool(v["re_bello"])
         self.lower_wins: bool = bool(v["scopa_a_perdere"])
         self._table_cache: dict[int, tuple[tuple[int, ...], tuple[Any, ...], tuple[int, ...]]] = {}
-        self._patterns: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Any, ...]]] = {}
+        self._patterns: dict[int, tuple[tuple[int, ...], tuple[Any, ...]]] = {}
         self._mask_cache: dict[int, tuple[tuple[int, ...], ...]] = {}
 
     @property
@@ -245,7 +261,7 @@ class Scopone(Game):
     def table_entry(self, table: int) -> tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], ...],
                                                tuple[int, ...]]:
         """``(counts, sets, bits)`` of ``table`` (cached). ``bits`` are the table's cards as bitmasks sorted by
-        value (then card index); for each card index ``c`` (0..39), ``sets[c]`` are the capture sets of that
+        value (then suit); for each card index ``c`` (0..39), ``sets[c]`` are the capture sets of that
         card as tuples of positions in ``bits`` (not in bitmask order), or :data:`LAY_PATTERN` (``((),)``:
         the card is laid, capturing nothing), and ``counts[c]`` is ``len(sets[c])``, its number of moves."""
         entry = self._table_cache.get(table)
@@ -258,12 +274,18 @@ class Scopone(Game):
         cache = self._table_cache
         if len(cache) >= self.TABLE_CACHE_SIZE:
             cache.clear()
-        cards = sorted(cards_of(table), key=RANK.__getitem__)
-        values = tuple(map(VALUE.__getitem__, cards))
-        pattern = self._patterns.get(values)
+        t0, t1, t2, t3 = _TRANSPOSE
+        tt = t0[table & 1023] | t1[table >> 10 & 1023] | t2[table >> 20 & 1023] | t3[table >> 30 & 1023]
+        a, b, c, d = tt & 1023, tt >> 10 & 1023, tt >> 20 & 1023, tt >> 30 & 1023
+        k0, k1, k2, k3 = _T_KEY
+        key = k0[a] + k1[b] + k2[c] + k3[d]
+        pattern = self._patterns.get(key)
         if pattern is None:
-            pattern = self._build_pattern(values)
-        entry = (pattern[0], pattern[1], tuple(map(BIT.__getitem__, cards)))
+            v0, v1, v2, v3 = _T_VALUES
+            pattern = self._build_pattern(v0[a] + v1[b] + v2[c] + v3[d])
+            self._patterns[key] = pattern
+        b0, b1, b2, b3 = _T_BITS
+        entry = (pattern[0], pattern[1], b0[a] + b1[b] + b2[c] + b3[d])
         cache[table] = entry
         return entry
 
@@ -302,9 +324,7 @@ class Scopone(Game):
             out.append(tuple(tuple(i for i in range(len(values)) if m >> i & 1) for m in sets) if sets
                        else LAY_PATTERN)
         sets_by_card = tuple(out) * 4  # card = suit * 10 + rank
-        pattern = (tuple(map(len, sets_by_card)), sets_by_card)
-        self._patterns[values] = pattern
-        return pattern
+        return tuple(map(len, sets_by_card)), sets_by_card
 
     def _compute_captures(self, table: int, value: int) -> tuple[int, ...]:
         """Reference (slow) capture sets of one card value: the rules written out directly, used by tests
