@@ -105,14 +105,17 @@ def _non_play(state: PharaohState) -> list[int]:
     return [m for m in state.legal_moves() if m & 3 != PLAY]
 
 
-def _reference_rollout(state: PharaohState, rng: random.Random, draws: bool, first_out: bool) -> None:
+def _reference_rollout(state: PharaohState, rng: random.Random, draws: bool, first_out: bool,
+                       smallest: bool = False) -> None:
     """The generic loop that pruned_rollout inlines."""
     rand = rng.random
     while not state.is_terminal():
         if first_out and state.finished:
             state.ended = "first out"
             break
-        moves = state.canonical_plays()
+        moves = state.canonical_plays(1 if smallest else 0)
+        if smallest and moves:
+            moves = [m for m in moves if _size(m) == _size(moves[0])]
         if draws or not moves:
             moves = moves + _non_play(state)
         move = moves[int(rand() * len(moves))]
@@ -120,14 +123,16 @@ def _reference_rollout(state: PharaohState, rng: random.Random, draws: bool, fir
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize(("draws", "first_out"), [(True, False), (False, False), (False, True)])
-def test_pruned_rollout_matches_the_validated_generic_loop(variant: dict, draws: bool, first_out: bool) -> None:
+@pytest.mark.parametrize(("draws", "first_out", "smallest"),
+                         [(True, False, False), (False, False, False), (False, True, False), (False, True, True)])
+def test_pruned_rollout_matches_the_validated_generic_loop(variant: dict, draws: bool, first_out: bool,
+                                                            smallest: bool) -> None:
     g = Pharaoh(variant)
     reshuffled = 0
     for k, state in enumerate(_states(g, 30, 5)):
         fast, slow = state.clone(), state.clone()
-        fast.pruned_rollout(random.Random(k), draws, first_out)
-        _reference_rollout(slow, random.Random(k), draws, first_out)
+        fast.pruned_rollout(random.Random(k), draws, first_out, smallest)
+        _reference_rollout(slow, random.Random(k), draws, first_out, smallest)
         assert fast.is_terminal()
         assert fast.to_json() == slow.to_json(), k
         assert fast.card_total() == g.deck.size
@@ -135,7 +140,7 @@ def test_pruned_rollout_matches_the_validated_generic_loop(variant: dict, draws:
         if first_out:
             assert len(fast.finished) <= 1 and (fast.ended != "first out" or fast.finished)
         again = state.clone()
-        again.pruned_rollout(random.Random(k), draws, first_out)
+        again.pruned_rollout(random.Random(k), draws, first_out, smallest)
         assert again.to_json() == fast.to_json()  # same seed, same playout
         reshuffled += fast.reshuffles > state.reshuffles
     if g.classic and not first_out:
@@ -214,7 +219,7 @@ def test_ismcts_uses_the_registered_pruners_and_rollouts() -> None:
     from engine.agents.base import Budget
     from engine.search import hooks
 
-    assert {"prune-random", "play-random", "play-first"} <= set(hooks.policies("pharaoh"))
+    assert {"prune-random", "play-random", "play-first", "play-smallest"} <= set(hooks.policies("pharaoh"))
     assert hooks.pruner("pharaoh", "smallest") is prune_smallest
     g = Pharaoh()
     for k, state in enumerate(_states(g, 6, 9)):

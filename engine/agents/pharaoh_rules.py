@@ -37,8 +37,9 @@ Search hooks (registered for ``pharaoh`` in :mod:`engine.search.hooks`):
   moves, biggest first) and ``play`` (``smallest`` without draw/skip while a play exists). All keep one card
   order per top card and one Ober naming (:meth:`PharaohState.canonical_plays`).
 * fast rollouts (ISMCTS ``sim=NAME``): ``prune-random`` (uniform among the ``smallest`` moves),
-  ``play-random`` (uniform among the pruned plays, draws only when it cannot play) and ``play-first``
-  (``play-random`` stopped when the first player goes out: exact for the win/loss rewards).
+  ``play-random`` (uniform among the pruned plays, draws only when it cannot play), ``play-first``
+  (``play-random`` stopped when the first player goes out: exact for the win/loss rewards) and
+  ``play-smallest`` (``play-first`` among the smallest groups' plays only).
 """
 
 from __future__ import annotations
@@ -56,8 +57,8 @@ from engine.observation import Observation
 
 __all__ = ["AnnoyingAgent", "BacktrackAgent", "BiggestAgent", "SmallestAgent", "biggest_move",
            "block_probability", "classic_filter", "pharaoh_biggest_policy", "pharaoh_smallest_policy",
-           "play_first_rollout", "play_random_rollout", "prune_biggest", "prune_play", "prune_smallest",
-           "pruned_random_rollout", "smallest_move"]
+           "play_first_rollout", "play_random_rollout", "play_smallest_rollout", "prune_biggest", "prune_play",
+           "prune_smallest", "pruned_random_rollout", "smallest_move"]
 
 ANNOY_MARGIN = 0.5
 """How much more likely to block the next player a fair annoying move must be than the smallest move
@@ -479,6 +480,12 @@ def play_first_rollout(state: Any, rng: random.Random) -> None:
     state.pruned_rollout(rng, draws=False, first_out=True)
 
 
+def play_smallest_rollout(state: Any, rng: random.Random) -> None:
+    """Fast rollout ``play-smallest``: ``play-first`` choosing only among the plays of the smallest whole
+    groups (the seeds/004 4.3 ``smallest`` player with random tie-breaks)."""
+    state.pruned_rollout(rng, draws=False, first_out=True, smallest=True)
+
+
 def _register() -> None:
     try:
         from engine.search import hooks
@@ -492,6 +499,7 @@ def _register() -> None:
         register_rollout("pharaoh", "prune-random", pruned_random_rollout)
         register_rollout("pharaoh", "play-random", play_random_rollout)
         register_rollout("pharaoh", "play-first", play_first_rollout)
+        register_rollout("pharaoh", "play-smallest", play_smallest_rollout)
     if register_pruner is not None:
         register_pruner("pharaoh", "smallest", prune_smallest)
         register_pruner("pharaoh", "biggest", prune_biggest)

@@ -738,12 +738,16 @@ class PharaohState(GameState):
                     self.current = s
                     break
 
-    def pruned_rollout(self, rng: random.Random, draws: bool = True, first_out: bool = False) -> None:
+    def pruned_rollout(self, rng: random.Random, draws: bool = True, first_out: bool = False,
+                       smallest: bool = False) -> None:
         """Play to the end choosing uniformly among the pruned moves (seeds/004 4.4): the
         :meth:`canonical_plays` plus the non-play legal move (draw or skip) when ``draws``. With
         ``draws=False`` a player draws or skips only when it cannot play. The same choices as a loop over
         ``canonical_plays()`` + the non-play move of ``legal_moves()`` (tested); plays and plain draws are
         inlined, the rest goes through :meth:`do`.
+
+        ``smallest``: only the plays of the smallest whole groups are candidates (the seeds/004 4.3
+        ``smallest`` player with random tie-breaks; the same as filtering ``canonical_plays(1)``).
 
         ``first_out``: stop once a player has gone out (end reason ``"first out"``; the others
         are ranked as in a stuck hand, by cards left). The winner is the one of the full hand, so the
@@ -793,6 +797,7 @@ class PharaohState(GameState):
                 start = suit_masks[self.active_suit] | rank_masks[discard[-1] % nr] | ober_start
             startable = hand & start
             plays: list[tuple[int, list[int], int, int, int]] = []
+            least = 5
             rest = startable
             while rest:  # groups in the order of their lowest startable card (as canonical_plays)
                 group = hand & rank_masks[rank_of[(rest & -rest).bit_length() - 1]]
@@ -801,6 +806,14 @@ class PharaohState(GameState):
                 entries = canon.get(key)
                 if entries is None:
                     entries = entries_of(group, startable & group)
+                if smallest:
+                    size = group.bit_count()
+                    if size < least:
+                        least = size
+                        plays = entries[:]
+                        continue
+                    if size > least:
+                        continue
                 plays += entries
             stock = self.stock
             if classic:
