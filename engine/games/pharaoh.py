@@ -41,6 +41,12 @@ started a play with, until it draws again.
 ``scoring`` = ``penalty``: penalty points add up; the match ends when someone reaches ``penalty_limit``
 (default 100) and the lowest total wins.
 
+**Search helpers.** :meth:`PharaohState.canonical_plays` lists the pruned plays of seeds/004 4.4 (whole
+same-rank groups, one card order per top card, one Ober naming); :meth:`PharaohState.pruned_rollout` plays
+a hand out among them (optionally never drawing while a play exists, stopping at the first player out, or
+only among the smallest groups). :mod:`engine.agents.pharaoh_rules` registers them as ISMCTS pruners and
+rollouts. ``outcomes()`` gives the winner without building a result.
+
 **Moves** are ints. ``DRAW`` = 0 (draw one card, or take a pending VII penalty), ``SKIP`` = 1 (miss the turn
 on a pending Ace, the seed's skip, or a forced pass). A play has low bits ``10``; bits 2-4 hold the named
 suit + 1 (0 = none) and from bit 5 each card + 1 in 6 bits, in the order played. Notation: ``draw``, ``skip``
