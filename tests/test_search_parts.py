@@ -230,3 +230,15 @@ def test_beam_search_keeps_at_most_width_nodes_per_pruned_depth() -> None:
     assert agent.choose(obs, random.Random(1)) in root.children
     plain, _ = run_ismcts(obs, random.Random(1), agents.make("ismcts:iterations=400", game).conf, None)
     assert len(plain.visits) == len(obs.legal_moves()) > 2
+
+
+def test_incompatible_search_options_are_refused_with_a_reason() -> None:
+    from engine import agents
+    from engine.game import VariantError
+
+    game = registry.create("hearts")
+    for spec, reason in [("ismcts:reuse=true,workers=2", "workers"),
+                         ("ismcts:beam_width=2,transpositions=true", "transpositions"),
+                         ("ismcts:reuse=true,transpositions=true", "transpositions")]:
+        with pytest.raises(VariantError, match=reason):
+            agents.make(spec, game)

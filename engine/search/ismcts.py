@@ -396,6 +396,8 @@ class ISMCTSAgent(Agent):
             hooks.resolver(game.name, conf.resolve)
         if conf.reuse and (conf.handler or conf.transpositions):
             raise VariantError("reuse cannot be combined with handler or transpositions")
+        if conf.reuse and conf.workers > 1:
+            raise VariantError("reuse cannot be combined with workers > 1 (each worker builds its own tree)")
         if conf.beam_width and conf.transpositions:
             raise VariantError("beam search (beam_width) cannot be combined with transpositions")
         self._kept: tuple[int, list[Any], Node] | None = None
