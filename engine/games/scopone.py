@@ -100,6 +100,10 @@ def cards_of(mask: int) -> tuple[int, ...]:
     return c0[mask & 1023] + c1[mask >> 10 & 1023] + c2[mask >> 20 & 1023] + c3[mask >> 30 & 1023]
 
 
+TableEntry = tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], ...], tuple[int, ...], int]
+"""(counts, sets, bits, several) of one table: see :meth:`Scopone.table_entry`."""
+
+
 def make_move(card: int, captured: int = 0) -> int:
     """Encode a move: the played card and the bitmask of captured table cards."""
     return card | captured << CARD_BITS
@@ -177,8 +181,8 @@ class Scopone(Game):
         self.napola: bool = bool(v["napola"])
         self.re_bello: bool = bool(v["re_bello"])
         self.lower_wins: bool = bool(v["scopa_a_perdere"])
-        self._table_cache: dict[int, tuple[tuple[int, ...], tuple[Any, ...], tuple[int, ...]]] = {}
-        self._patterns: dict[int, tuple[tuple[int, ...], tuple[Any, ...]]] = {}
+        self._table_cache: dict[int, TableEntry] = {}
+        self._patterns: dict[int, tuple[tuple[int, ...], tuple[Any, ...], int]] = {}
         self._mask_cache: dict[int, tuple[tuple[int, ...], ...]] = {}
 
     @property
@@ -250,7 +254,7 @@ class Scopone(Game):
         masks = self._mask_cache.get(table)
         if masks is not None:
             return masks
-        _counts, sets_by_card, table_bits = self.table_entry(table)
+        _counts, sets_by_card, table_bits, _several = self.table_entry(table)
         masks = tuple(LAY if sets is LAY_PATTERN else tuple(sorted(sum(table_bits[i] for i in pos) for pos in sets))
                       for sets in sets_by_card[:10])
         if len(self._mask_cache) >= self.MASK_CACHE_SIZE:
@@ -258,19 +262,18 @@ class Scopone(Game):
         self._mask_cache[table] = masks
         return masks
 
-    def table_entry(self, table: int) -> tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], ...],
-                                               tuple[int, ...]]:
-        """``(counts, sets, bits)`` of ``table`` (cached). ``bits`` are the table's cards as bitmasks sorted by
-        value (then suit); for each card index ``c`` (0..39), ``sets[c]`` are the capture sets of that
-        card as tuples of positions in ``bits`` (not in bitmask order), or :data:`LAY_PATTERN` (``((),)``:
-        the card is laid, capturing nothing), and ``counts[c]`` is ``len(sets[c])``, its number of moves."""
+    def table_entry(self, table: int) -> TableEntry:
+        """``(counts, sets, bits, several)`` of ``table`` (cached). ``bits`` are the table's cards as bitmasks
+        sorted by value (then suit); for each card index ``c`` (0..39), ``sets[c]`` are the capture sets of
+        that card as tuples of positions in ``bits`` (not in bitmask order), or :data:`LAY_PATTERN` (``((),)``:
+        the card is laid, capturing nothing), ``counts[c]`` is ``len(sets[c])``, its number of moves, and
+        ``several`` is the mask of the cards with two or more moves."""
         entry = self._table_cache.get(table)
         if entry is None:
             entry = self._new_table_entry(table)
         return entry
 
-    def _new_table_entry(self, table: int) -> tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], ...],
-                                                    tuple[int, ...]]:
+    def _new_table_entry(self, table: int) -> TableEntry:
         cache = self._table_cache
         if len(cache) >= self.TABLE_CACHE_SIZE:
             cache.clear()
@@ -285,13 +288,13 @@ class Scopone(Game):
             pattern = self._build_pattern(v0[a] + v1[b] + v2[c] + v3[d])
             self._patterns[key] = pattern
         b0, b1, b2, b3 = _T_BITS
-        entry = (pattern[0], pattern[1], b0[a] + b1[b] + b2[c] + b3[d])
+        entry = (pattern[0], pattern[1], b0[a] + b1[b] + b2[c] + b3[d], pattern[2])
         cache[table] = entry
         return entry
 
-    def _build_pattern(self, values: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[Any, ...]]:
-        """The capture rules applied to a table whose cards have ``values``: (counts, sets) per card index
-        (see :meth:`table_entry`)."""
+    def _build_pattern(self, values: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[Any, ...], int]:
+        """The capture rules applied to a table whose cards have ``values``: (counts, sets, several) as in
+        :meth:`table_entry`."""
         if len(self._patterns) >= self.PATTERN_CACHE_SIZE:
             self._patterns.clear()
         scopa_15 = self.scopa_15
@@ -324,7 +327,8 @@ class Scopone(Game):
             out.append(tuple(tuple(i for i in range(len(values)) if m >> i & 1) for m in sets) if sets
                        else LAY_PATTERN)
         sets_by_card = tuple(out) * 4  # card = suit * 10 + rank
-        return tuple(map(len, sets_by_card)), sets_by_card
+        several = sum(VALUE_MASK[r + 1] for r in range(10) if len(out[r]) > 1)
+        return tuple(map(len, sets_by_card)), sets_by_card, several
 
     def _compute_captures(self, table: int, value: int) -> tuple[int, ...]:
         """Reference (slow) capture sets of one card value: the rules written out directly, used by tests
@@ -549,19 +553,9 @@ class ScoponeState(GameState):
             entry = table_entry(table)
             if entry is None:
                 entry = new_entry(table)
-            counts, sets_by_card, table_bits = entry
-            count = sum(map(counts.__getitem__, cards))
-            r = int(rand() * count)
-            if count == len(cards):  # one move per card
-                card = cards.pop(r)
-                positions = sets_by_card[card][0]
-                if not positions:
-                    cap = 0
-                elif len(positions) == 1:
-                    cap = table_bits[positions[0]]
-                else:
-                    cap = sum(map(table_bits.__getitem__, positions))
-            else:
+            counts, sets_by_card, table_bits, several = entry
+            if hands[seat] & several:  # some card has two or more moves: find the r-th move
+                r = int(rand() * sum(map(counts.__getitem__, cards)))
                 i = 0
                 for card in cards:
                     k = counts[card]
@@ -573,6 +567,16 @@ class ScoponeState(GameState):
                 sets = sets_by_card[card]
                 bit_at = table_bits.__getitem__
                 cap = sorted([sum(map(bit_at, p)) for p in sets])[r] if len(sets) > 1 else sum(map(bit_at, sets[0]))
+            else:  # one move per card
+                card = cards.pop(int(rand() * len(cards)))
+                positions = sets_by_card[card][0]
+                if not positions:
+                    cap = 0
+                elif len(positions) == 1:
+                    cap = table_bits[positions[0]]
+                else:
+                    cap = sum(map(table_bits.__getitem__, positions))
+            hands[seat] ^= 1 << card
             append_history((seat, card | cap << CARD_BITS))
             if cap:
                 table ^= cap
@@ -583,8 +587,7 @@ class ScoponeState(GameState):
             else:
                 table |= 1 << card
             seat = next_seat[seat]
-            if not cards and self.stock and not any(held):
-                self.hands = hands = [0] * n
+            if not cards and self.stock and not any(hands):
                 self.hand_counts = [0] * n
                 self._deal_from_stock()
                 held = [list(cards_of(h)) for h in hands]
@@ -593,7 +596,6 @@ class ScoponeState(GameState):
             if table and last_capturer >= 0:
                 captured[last_capturer & 1] |= table
                 table = 0
-        self.hands = [sum(map(BIT.__getitem__, h)) for h in held]
         self.hand_counts = list(map(len, held))
         self.table = table
         self.current = seat
