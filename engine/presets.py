@@ -26,11 +26,14 @@ _GAMES = ("sueca", "bisca", "briscola", "hearts", "mosssidewhist", "scopone", "s
 EXPERT_SECONDS = 1.0
 """Expert's time cap per move (seconds of wall clock)."""
 
-_DEFAULT = {  # Sueca, Moss Side Whist: about 8,000-9,500 iterations per second of CPU at the opening
+_DEFAULT = {  # Sueca: about 9,500 iterations per second of CPU at the opening (0.78 s for expert's 8,000)
     "beginner": "ismcts:iterations=60",
     "casual": "ismcts:iterations=400",
     "strong": "ismcts:iterations=2000",
     "expert": "ismcts:iterations=8000,seconds=1.0,endgame=50",
+}
+_MOSS_SIDE_WHIST = {  # 8,000 iterations took 1.14 s (up to 1.5 s) of CPU at the opening: 6,000
+    "expert": "ismcts:iterations=6000,seconds=1.0,endgame=50",
 }
 _BISCA = {  # ~6,500 it/s; win/loss reward and a wide endgame window (seeds/000 6.4); the game's low c
     "expert": "ismcts:iterations=6000,seconds=1.0,reward=wl,endgame=200",
@@ -60,6 +63,7 @@ _PER_GAME: dict[str, dict[str, str]] = {
     "bisca": _BISCA,
     "briscola": _BISCA,
     "hearts": _HEARTS,
+    "mosssidewhist": _MOSS_SIDE_WHIST,
     "scopone": _SCOPONE,
     "scopa": _SCOPA,
     "pharaoh": _PHARAOH,
