@@ -11,6 +11,7 @@ from engine.cards import ITALIAN40 as D
 from engine.determinize import determinize
 from engine.game import IllegalMoveError, StateFormatError
 from engine.games.scopone import (
+    ACE_MASK,
     KING_MASK,
     Scopa,
     Scopone,
@@ -386,3 +387,16 @@ def test_hand_totals_match_the_breakdown(cls: type, variant: dict) -> None:
         captured = [sum(1 << c for c in cards[:cut]), sum(1 << c for c in cards[cut:rng.randrange(cut, 41)])]
         scope = [rng.randrange(3), rng.randrange(3)]
         assert list(g.hand_totals(captured, scope)) == g.side_points(captured, scope)["total"]
+
+
+@pytest.mark.parametrize(("cls", "variant"), ALL_VARIANTS)
+def test_capture_values_match_the_capture_sets(cls: type, variant: dict) -> None:
+    """capture_values(): which card values capture from a table and which clear it for a scopa."""
+    g = cls(variant)
+    rng = random.Random(7)
+    for _ in range(300):
+        table = sum(1 << c for c in rng.sample(range(40), rng.choice([0, 1, 2, 3, 4, 5])))
+        capturing = sum(1 << v for v in range(1, 11) if g._compute_captures(table, v))
+        sweeping = sum(1 << v for v in range(1, 11) if table and table in g._compute_captures(table, v)
+                       and not (g.ace_sweep == "assi" and v == 1 and not table & ACE_MASK))
+        assert g.capture_values(table) == (capturing, sweeping)

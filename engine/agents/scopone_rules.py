@@ -45,7 +45,7 @@ import numpy as np
 from engine.agents.base import Agent, Budget
 from engine.cards import bits, popcount
 from engine.game import Game, Option
-from engine.games.scopone import ACE_MASK, CARD_BITS, CARD_MASK, COIN_MASK, DECK, SETTEBELLO, VALUE, VALUE_MASK
+from engine.games.scopone import CARD_BITS, CARD_MASK, COIN_MASK, DECK, SETTEBELLO, VALUE, VALUE_MASK
 from engine.observation import Observation
 
 __all__ = ["GREEDY_VALUE", "ChitarrellaSaracinoAgent", "CicutiGuardamagnaAgent", "GreedyAgent", "ScoponeView",
@@ -98,7 +98,6 @@ class ScoponeView:
         self.partner = (self.me + 2) % self.n if self.n == 4 else -1
         self.hand_team = self.role % 2 == 1
         self.last_play = state.plays + 1 >= state.total_plays
-        self._capturers: dict[int, int] = {}
         self._guess: list[int] | None = None
 
     # --- counts ----------------------------------------------------------------------------------------
@@ -129,30 +128,11 @@ class ScoponeView:
 
     def capturers(self, table: int) -> int:
         """Bitmask over values 1..10 of the cards that could capture something from ``table``."""
-        got = self._capturers.get(table)
-        if got is None:
-            got = 0
-            if table:
-                caps = self.game.captures
-                for v in range(1, 11):
-                    if caps(table, REP[v]):
-                        got |= 1 << v
-            self._capturers[table] = got
-        return got
+        return self.game.capture_values(table)[0]
 
     def sweepers(self, table: int) -> int:
         """Bitmask over values of the cards that would clear ``table`` for a scopa."""
-        out = 0
-        if not table:
-            return 0
-        caps = self.game.captures
-        assi = self.game.ace_sweep == "assi"
-        for v in range(1, 11):
-            if assi and v == 1 and not table & ACE_MASK:
-                continue
-            if table in caps(table, REP[v]):
-                out |= 1 << v
-        return out
+        return self.game.capture_values(table)[1]
 
     def brings_to_scopa(self, move: int) -> bool:
         """seeds/002 BringToScopa: an unknown card could clear the table left by ``move``."""

@@ -184,6 +184,7 @@ class Scopone(Game):
         self._table_cache: dict[int, TableEntry] = {}
         self._patterns: dict[int, tuple[tuple[int, ...], tuple[Any, ...], int]] = {}
         self._mask_cache: dict[int, tuple[tuple[int, ...], ...]] = {}
+        self._values_cache: dict[int, tuple[int, int]] = {}
 
     @property
     def num_players(self) -> int:
@@ -329,6 +330,28 @@ class Scopone(Game):
         sets_by_card = tuple(out) * 4  # card = suit * 10 + rank
         several = sum(VALUE_MASK[r + 1] for r in range(10) if len(out[r]) > 1)
         return tuple(map(len, sets_by_card)), sets_by_card, several
+
+    def capture_values(self, table: int) -> tuple[int, int]:
+        """``(capturing, sweeping)`` for ``table`` (cached): bitmasks over values 1..10 (bit ``v``) of the
+        cards that could capture something from it, and of those that would clear it for a scopa (an Ace
+        sweep of a table without an Ace under ``assi`` is no scopa; the last-play rule is not applied)."""
+        got = self._values_cache.get(table)
+        if got is not None:
+            return got
+        capturing = sweeping = 0
+        if table:
+            masks = self.table_captures(table)
+            assi = self.ace_sweep == "assi"
+            for v in range(1, 11):
+                sets = masks[v - 1]
+                if sets is not LAY:
+                    capturing |= 1 << v
+                    if table in sets and not (assi and v == 1 and not table & ACE_MASK):
+                        sweeping |= 1 << v
+        if len(self._values_cache) >= self.MASK_CACHE_SIZE:
+            self._values_cache.clear()
+        got = self._values_cache[table] = (capturing, sweeping)
+        return got
 
     def _compute_captures(self, table: int, value: int) -> tuple[int, ...]:
         """Reference (slow) capture sets of one card value: the rules written out directly, used by tests
