@@ -133,7 +133,7 @@ class HeartsState(TrickState):
         other.excluded = self.excluded[:]  # type: ignore[attr-defined]
 
     def clone(self) -> HeartsState:
-        other = _new_state(HeartsState)
+        other = _new_state(type(self))
         other.game = self.game
         other.num_players = self.num_players
         other.hands = self.hands[:]

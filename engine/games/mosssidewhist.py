@@ -95,7 +95,7 @@ class MossSideWhistState(TrickState):
         other.discards_done = self.discards_done  # type: ignore[attr-defined]
 
     def clone(self) -> MossSideWhistState:
-        other = _new_state(MossSideWhistState)
+        other = _new_state(type(self))
         other.game = self.game
         other.num_players = self.num_players
         other.hands = self.hands[:]

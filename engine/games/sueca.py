@@ -102,7 +102,7 @@ class SuecaState(TrickState):
         other.trump_card = self.trump_card  # type: ignore[attr-defined]
 
     def clone(self) -> SuecaState:
-        other = _new_state(SuecaState)
+        other = _new_state(type(self))
         other.game = self.game
         other.num_players = self.num_players
         other.hands = self.hands[:]
