@@ -655,12 +655,20 @@ class ScoponeState(GameState):
             self._deal_from_stock()
 
     def _deal_from_stock(self) -> None:
-        n = len(self.hands)
+        """Each seat from eldest hand on takes the next ``hand_size`` cards from the end of the stock."""
+        hands = self.hands
+        stock = self.stock
+        n = len(hands)
         per = self.game.hand_size
         for i in range(n):
             seat = (self.dealer + 1 + i) % n
-            for _ in range(per):
-                self.hands[seat] |= 1 << self.stock.pop()
+            if len(stock) < per:
+                raise ValueError("the stock ran out")
+            mask = 0
+            for c in stock[-per:]:
+                mask |= 1 << c
+            del stock[-per:]
+            hands[seat] |= mask
             self.hand_counts[seat] += per
 
     def would_be_scopa(self, move: int) -> bool:
@@ -725,8 +733,11 @@ class ScoponeState(GameState):
     def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random) -> None:
         for slot, cards in zip(slots, assignment, strict=True):
             if slot.name == "stock":
-                stock = bits(cards)
-                rng.shuffle(stock)
+                stock = list(cards_of(cards))
+                rand = rng.random
+                for i in range(len(stock) - 1, 0, -1):  # Fisher-Yates with one rng.random() per card
+                    j = int(rand() * (i + 1))
+                    stock[i], stock[j] = stock[j], stock[i]
                 self.stock = stock
             else:
                 self.hands[slot.owner] |= cards
