@@ -610,10 +610,21 @@ class ScoponeState(GameState):
             else:
                 table |= 1 << card
             seat = next_seat[seat]
-            if not cards and self.stock and not any(hands):
-                self.hand_counts = [0] * n
-                self._deal_from_stock()
-                held = [list(cards_of(h)) for h in hands]
+            if not cards and self.stock and not any(hands):  # Scopa: deal from the stock, as do() would
+                stock = self.stock
+                per = g.hand_size
+                if len(stock) < per * n:
+                    raise ValueError("the stock ran out")
+                for i in range(n):
+                    eldest_on = (self.dealer + 1 + i) % n
+                    chunk = stock[-per:]
+                    del stock[-per:]
+                    chunk.sort()
+                    held[eldest_on] = chunk
+                    mask = 0
+                    for c in chunk:
+                        mask |= 1 << c
+                    hands[eldest_on] = mask
         if plays > start:
             seat = self.history[-1][0]  # the last mover stays current, as in do()
             if table and last_capturer >= 0:
