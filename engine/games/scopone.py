@@ -544,7 +544,8 @@ class ScoponeState(GameState):
     def legal_moves(self) -> list[int]:
         if self.plays >= self.total_plays:
             return []
-        caps = self.game.table_captures(self.table)
+        game = self.game
+        caps = game._mask_cache.get(self.table) or game.table_captures(self.table)
         rank = RANK
         return [card | s << CARD_BITS for card in cards_of(self.hands[self.current]) for s in caps[rank[card]]]
 
@@ -641,28 +642,32 @@ class ScoponeState(GameState):
         card = move & CARD_MASK
         cap = move >> CARD_BITS
         self.hands[seat] &= ~(1 << card)
-        self.hand_counts[seat] -= 1
-        self.plays += 1
+        counts = self.hand_counts
+        counts[seat] -= 1
+        plays = self.plays = self.plays + 1
         self.history.append((seat, move))
-        last = self.plays >= self.total_plays
+        last = plays >= self.total_plays
+        table = self.table
         if cap:
             side = seat & 1
-            self.table &= ~cap
+            table &= ~cap
             self.captured[side] |= cap | 1 << card
             self.last_capturer = seat
-            if not self.table and not last:
+            if not table and not last:
                 if self.game.ace_sweep != "assi" or not self.game.is_sweep(card, cap):
                     self.scope[side] += 1
         else:
-            self.table |= 1 << card
-        n = len(self.hands)
+            table |= 1 << card
         if last:
-            if self.table and self.last_capturer >= 0:
-                self.captured[self.last_capturer & 1] |= self.table
-                self.table = 0
+            if table and self.last_capturer >= 0:
+                self.captured[self.last_capturer & 1] |= table
+                table = 0
+            self.table = table
             return
-        self.current = (seat + 1) % n
-        if self.stock and not any(self.hand_counts):
+        self.table = table
+        seat += 1
+        self.current = 0 if seat == len(counts) else seat
+        if self.stock and not any(counts):
             self._deal_from_stock()
 
     def _deal_from_stock(self) -> None:
