@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from engine.cards import FRENCH52, NotationError, bits, popcount
 from engine.game import HandResult, Option, StateFormatError
-from engine.games.tricks import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int, card_tables, solo_outcomes
+from engine.games.tricks import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int, solo_outcomes
 from engine.observation import HiddenSlot
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
@@ -31,8 +31,6 @@ HEART_MASK = FRENCH52.suit_mask(HEARTS)
 POINT_MASK = HEART_MASK | 1 << QUEEN_SPADES
 """Cards that carry penalty points (restricted on the first trick; all of them = shooting the moon)."""
 PASS_CARDS = 3
-_CARDS = card_tables(FRENCH52)
-_PASSES = card_tables(FRENCH52, PASS_FLAG)
 _new_state = object.__new__
 
 DIRECTIONS = {"hold": 0, "left": 1, "across": 2, "right": 3}
@@ -200,14 +198,15 @@ class HeartsState(TrickState):
 
     def legal_moves(self) -> list[int]:
         if self.pass_offset and self.passes_done < 4 * PASS_CARDS:
-            return _PASSES.cards(self.hands[self.current])
+            return self.game.pass_tables.cards(self.hands[self.current])
+        tables = self.game.tables
         trick = self.trick
         if trick:
             led = self.game.suit_of[trick[0]]
-            follow = _CARDS.suit_cards[led][self.hands[self.current] >> _CARDS.shift[led] & _CARDS.rank_mask]
+            follow = tables.suit_cards[led][self.hands[self.current] >> tables.shift[led] & tables.rank_mask]
             if follow:
                 return list(follow)
-        return _CARDS.cards(self.legal_mask())  # empty when the hand is over
+        return tables.cards(self.legal_mask())  # empty when the hand is over
 
     def is_terminal(self) -> bool:
         h = self.hands
@@ -281,7 +280,8 @@ class HeartsState(TrickState):
                 hands[(s + offset) % 4] |= passed[s]
             self._start_play()
         g = self.game
-        suit_cards, shifts, rank_mask = _CARDS.suit_cards, _CARDS.shift, _CARDS.rank_mask
+        tables = g.tables
+        suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
         keys = g.winner_keys(-1)
         followers = g.followers
         suit_of = g.suit_of

@@ -15,11 +15,10 @@ from typing import Any, ClassVar
 
 from engine.cards import FRENCH52, NotationError, bits, popcount
 from engine.game import HandResult, Option, StateFormatError, VariantError
-from engine.games.tricks import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int, card_tables, solo_outcomes
+from engine.games.tricks import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int, solo_outcomes
 from engine.observation import HiddenSlot
 
 _new_state = object.__new__
-_DISCARD_TABLES = card_tables(FRENCH52, PASS_FLAG)
 
 SPADES = 3
 DISCARDS = 4
@@ -120,7 +119,7 @@ class MossSideWhistState(TrickState):
 
     def legal_moves(self) -> list[int]:
         if self.discards_done < DISCARDS:
-            return _DISCARD_TABLES.cards(self.hands[self.current])
+            return self.game.pass_tables.cards(self.hands[self.current])
         return TrickState.legal_moves(self)
 
     def is_terminal(self) -> bool:

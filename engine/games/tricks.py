@@ -9,6 +9,7 @@ what other seats know). Moves are card indexes; a game may add flag bits for spe
 from __future__ import annotations
 
 import random
+from functools import cached_property
 from typing import Any, ClassVar
 
 from engine.cards import Deck, NotationError, popcount
@@ -98,11 +99,20 @@ class TrickGame(Game):
         self.strength: list[int] = [order.index(d.ranks[c % n]) for c in range(d.size)]
         self.card_points: list[int] = [self.card_points_by_rank.get(d.ranks[c % n], 0) for c in range(d.size)]
         self.suit_masks: list[int] = [d.suit_mask(s) for s in range(len(d.suits))]
-        self.tables = card_tables(d)
         n_players = self.num_players
         self.followers: list[tuple[int, ...]] = [tuple((lead + i) % n_players for i in range(1, n_players))
                                                  for lead in range(n_players)]  # the others after a leader
         self._winner_keys: dict[int, list[list[int]]] = {}
+
+    @cached_property
+    def tables(self) -> CardTables:
+        """The deck's shared :class:`CardTables` (built on first use)."""
+        return card_tables(self.deck)
+
+    @cached_property
+    def pass_tables(self) -> CardTables:
+        """:class:`CardTables` whose cards carry :data:`PASS_FLAG` (pass/discard move lists)."""
+        return card_tables(self.deck, PASS_FLAG)
 
     def winner_keys(self, trump: int) -> list[list[int]]:
         """``keys[led][card]``: a card wins a trick led in suit ``led`` over every card with a lower key
