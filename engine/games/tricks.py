@@ -436,9 +436,11 @@ class TrickState(GameState):
 
     def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random) -> None:
         """Default: every slot is a hand; games with a stock or hidden discards extend this."""
-        rest = self.fill_hands(slots, assignment)
-        if rest:
-            raise ValueError(f"{type(self).__name__} has non-hand slots: override fill_hidden")
+        hands = self.hands
+        for slot, cards in zip(slots, assignment, strict=True):
+            if not slot.name.startswith("hand"):
+                raise ValueError(f"{type(self).__name__} has non-hand slots: override fill_hidden")
+            hands[slot.owner] |= cards
 
     def fill_hands(self, slots: list[HiddenSlot], assignment: list[int]) -> list[int]:
         """Add the hand slots' cards to hands; returns the leftover (non-hand) assignments."""
