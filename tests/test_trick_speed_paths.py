@@ -135,3 +135,30 @@ def test_sampled_bisca_stock_order_is_uniform() -> None:
         patterns[tuple(sorted(range(3), key=hidden.__getitem__))] += 1
     expected = samples / 6
     assert sum((n - expected) ** 2 / expected for n in patterns.values()) < 20.5
+
+
+def test_a_subclass_with_other_rules_gets_the_generic_paths() -> None:
+    """Changing legal_mask alone switches legal_moves to the mask and the rollout to the generic loop."""
+    from engine.games.sueca import SuecaState
+
+    class AnyCardSueca(SuecaState):
+        __slots__ = ()
+
+        def legal_mask(self) -> int:
+            return self.hands[self.current]
+
+    assert SuecaState._plain_tricks and not AnyCardSueca._plain_tricks
+    game = registry.create("sueca")
+    base = game.new_hand(random.Random(2))
+    state = AnyCardSueca.from_dict(game, base.to_dict())
+    _random_prefix(state, random.Random(2), 5)  # a trick in progress
+    hand = state.hands[state.current]
+    led_suit = PORTUGUESE40.suit_mask(game.suit_of[state.trick[0]])
+    assert state.trick and hand & ~led_suit  # the follow-suit rule would forbid some of these cards
+    assert state.legal_moves() == bits(hand)
+    fast, slow = state.clone(), state.clone()
+    assert type(fast) is AnyCardSueca
+    fast.random_rollout(random.Random(3))
+    GameState.random_rollout(slow, random.Random(3))
+    assert fast.to_dict() == slow.to_dict()
+    assert fast.is_terminal()

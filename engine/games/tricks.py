@@ -133,6 +133,11 @@ class TrickGame(Game):
         return cards
 
 
+_PLAIN_RULES = ("legal_moves", "legal_mask", "do", "is_terminal", "_finish_trick", "trick_winner_index",
+                "after_trick")
+"""Methods a subclass keeps when :meth:`TrickState.play_out_tricks` may replace its generic rollout."""
+
+
 class TrickState(GameState):
     """A trick-taking hand in progress (mutable; :meth:`clone` is cheap)."""
 
@@ -140,6 +145,7 @@ class TrickState(GameState):
                  "history", "dealer", "num_players")
 
     game: TrickGame
+    _plain_tricks: ClassVar[bool] = True  # see __init_subclass__
 
     def __init__(self, game: TrickGame, hands: list[int], leader: int, trump: int, dealer: int) -> None:
         self.game = game
@@ -161,6 +167,7 @@ class TrickState(GameState):
         # only legal_mask gets the mask-based version.
         if "legal_mask" in cls.__dict__ and cls.legal_moves is TrickState.legal_moves:
             cls.legal_moves = TrickState.legal_moves_from_mask  # type: ignore[method-assign]
+        cls._plain_tricks = all(getattr(cls, name) is getattr(TrickState, name) for name in _PLAIN_RULES)
 
     # --- copying ----------------------------------------------------------------------------------
     def _copy_into(self, other: TrickState) -> None:
@@ -249,17 +256,12 @@ class TrickState(GameState):
             self.current = (seat + 1) % self.num_players
 
     def random_rollout(self, rng: random.Random) -> None:
-        """Random playout to the end. Inlined fast path (:meth:`play_out_tricks`) when a subclass keeps the
-        plain trick rules of this class; otherwise the generic loop."""
-        cls = type(self)
-        if (cls.legal_moves is not TrickState.legal_moves or cls.legal_mask is not TrickState.legal_mask
-                or cls.do is not TrickState.do or cls.is_terminal is not TrickState.is_terminal
-                or cls._finish_trick is not TrickState._finish_trick
-                or cls.trick_winner_index is not TrickState.trick_winner_index
-                or cls.after_trick is not TrickState.after_trick):
+        """Random playout to the end. Inlined fast path (:meth:`play_out_tricks`) when the class keeps the
+        plain trick rules of this class (decided once per class); otherwise the generic loop."""
+        if self._plain_tricks:
+            self.play_out_tricks(rng)
+        else:
             GameState.random_rollout(self, rng)
-            return
-        self.play_out_tricks(rng)
 
     def play_out_tricks(self, rng: random.Random) -> None:
         """Play the remaining tricks (follow suit if able, ``self.trump`` wins) with uniformly random legal
