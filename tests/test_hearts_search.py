@@ -229,3 +229,19 @@ def test_cheat_agent_plays_legal_moves_with_either_shared_rule(shared: str) -> N
     assert move in state.legal_moves()
     with pytest.raises(Exception, match="shared"):
         agents.make("cheat:shared=some", game)
+
+
+def test_measure_signals_counts_right_and_wrong_guesses() -> None:
+    from engine.search.hearts_inference import measure_signals, uniform_belief
+
+    # Trick 2: seat 1 leads the K of spades, seats 2, 3 and 0 follow low: each of them "kept the queen
+    # under a higher spade", but only seat 3 really holds it.
+    moves = [D.parse(c) for c in "2C AC 5C 7C KS 9S 3S 5S".split()]
+    stats = measure_signals([(make_state(), moves)])
+    held, prior, count = stats["queen_kept_under_higher_spade"]
+    assert (held, count) == (3.0, 7.0)  # seat 3 seen by 3 observers; seats 2 and 0 by 2 each
+    assert 0.0 < prior < count
+    assert stats["risky_high_spade"][0] == 0.0 and stats["risky_high_spade"][2] == 2.0
+    obs = make_state("2C,AC,5C,7C").observation(0)
+    u = uniform_belief(obs)
+    check_matrix(obs, u)
