@@ -233,8 +233,8 @@ class Scopone(Game):
     # for every value 1..10) of positions in the table's cards sorted by value; about 1,200 patterns cover
     # every table a search meets. A table's entry adds the bits of its cards in that order: a capture set
     # is the sum of the bits at a pattern's positions (made into bitmasks and sorted only when needed).
-    TABLE_CACHE_SIZE: ClassVar[int] = 200_000
-    """Tables whose entry (:meth:`table_entry`) is kept (~0.2 kB each); a full cache is cleared."""
+    TABLE_CACHE_SIZE: ClassVar[int] = 100_000
+    """Tables whose entry (:meth:`table_entry`) is kept (~0.3 kB each); a full cache is cleared."""
     PATTERN_CACHE_SIZE: ClassVar[int] = 50_000
     """Value multisets whose capture pattern is kept."""
     MASK_CACHE_SIZE: ClassVar[int] = 50_000
