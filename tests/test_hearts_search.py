@@ -245,3 +245,13 @@ def test_measure_signals_counts_right_and_wrong_guesses() -> None:
     obs = make_state("2C,AC,5C,7C").observation(0)
     u = uniform_belief(obs)
     check_matrix(obs, u)
+
+
+def test_feature_accuracy_on_a_scripted_trick() -> None:
+    from engine.search.hearts_inference import feature_accuracy
+
+    moves = [D.parse(c) for c in "2C AC 5C 7C KS 9S 3S 5S".split()]
+    inferred, uniform, points = feature_accuracy([(make_state(), moves)], 30, random.Random(4))
+    # Choices: 5C, 7C, KS, 9S, 3S, 5S (2C and AC are forced); at 3S seat 3 sees all of Q, K, A of spades.
+    assert points == 5
+    assert 0.0 <= uniform <= 1.0 and 0.0 <= inferred <= 1.0

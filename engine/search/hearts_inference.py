@@ -25,6 +25,7 @@ the observation only, so it is as fair as the observation itself.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from typing import Any
 
@@ -239,11 +240,41 @@ def measure_signals(hands: Iterable[tuple[GameState, list[int]]]) -> dict[str, l
     return stats
 
 
+def feature_accuracy(hands: Iterable[tuple[GameState, list[int]]], samples: int,
+                     rng: random.Random) -> tuple[float, float, int]:
+    """seeds/001 6.3.1 sampling accuracy on finished hands: at every decision with two or more legal moves
+    while some of the Q, K, A of spades are hidden from the player, the share of ``samples`` deals whose
+    holders of those hidden cards all match the true deal, with :func:`hearts_belief` and uniform.
+    Returns (inference rate, uniform rate, decision points)."""
+    from engine.determinize import sample_assignment
+
+    special = (QUEEN_SPADES, KING_SPADES, ACE_SPADES)
+    hits = [0, 0]
+    points = 0
+    for start, moves in hands:
+        state = start.clone()
+        for move in moves:
+            seat = state.current_player
+            obs = state.observation(seat)
+            hidden = [c for c in special if obs.unknown >> c & 1]
+            if hidden and len(obs.slots) > 1 and len(state.legal_moves()) > 1:
+                rows = {c: next(i for i, slot in enumerate(obs.slots) if state.hands[slot.owner] >> c & 1)
+                        for c in hidden}
+                belief = hearts_belief(obs)
+                for k, bias in enumerate((belief, None)):
+                    for _ in range(samples):
+                        deal = sample_assignment(obs, rng, bias)
+                        hits[k] += all(deal[rows[c]] >> c & 1 for c in hidden)
+                points += 1
+            state.do(move)
+    total = max(1, points * samples)
+    return hits[0] / total, hits[1] / total, points
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m engine.search.hearts_inference --agent SPEC --hands N --seed S``: self-play hands (no
     passing) and the measured likelihood ratio of every signal, (held + 1) / (prior + 1)."""
     import argparse
-    import random
 
     from engine import agents, registry
 
@@ -251,6 +282,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--agent", default="ismcts:iterations=1000,reward=relative")
     parser.add_argument("--hands", type=int, default=40)
     parser.add_argument("--seed", type=int, default=77)
+    parser.add_argument("--measure", type=int, default=0, help="measure on the first K hands only (0 = all)")
+    parser.add_argument("--samples", type=int, default=0,
+                        help="also report the sampling accuracy on the other hands, this many deals a decision")
     args = parser.parse_args(argv)
     game = registry.create("hearts", {"passing": "none", "target": 0})
     players = [agents.make(args.agent, game) for _ in range(4)]
@@ -263,9 +297,14 @@ def main(argv: list[str] | None = None) -> int:
             seat = state.current_player
             state.do(players[seat].choose(state.observation(seat), rng))
         played.append((start, [m for _s, m in state.history]))
-    for name, (held, prior, count) in sorted(measure_signals(played).items()):
+    first = args.measure or len(played)
+    for name, (held, prior, count) in sorted(measure_signals(played[:first]).items()):
         print(f"{name:32} n={int(count):5d} held={held:7.1f} prior={prior:7.1f} "
               f"ratio={(held + 1) / (prior + 1):.2f} (in use {FACTORS[name]})")
+    if args.samples and played[first:]:
+        inferred, uniform, points = feature_accuracy(played[first:], args.samples, random.Random(2))
+        print(f"sampling accuracy on hands {first + 1}-{len(played)}: {points} decisions, Q/K/A of spades "
+              f"holders all right in {100 * inferred:.1f}% of biased deals, {100 * uniform:.1f}% of uniform ones")
     return 0
 
 
