@@ -57,6 +57,7 @@ def hearts_key(state: GameState, observer: int) -> Hashable:
     voids = state.voids
     excluded = state.excluded
     allowed: list[tuple[int, int]] = []  # (holder bit, cards that seat may hold)
+    seats = 0
     for s in range(4):
         if s != observer and hands[s] & ~known[s]:
             a = full & ~excluded[s] & unknown
@@ -66,23 +67,29 @@ def hearts_key(state: GameState, observer: int) -> Hashable:
                     if v >> suit & 1:
                         a &= ~suit_masks[suit]
             allowed.append((1 << s, a))
+            seats |= 1 << s
     known_all = known[0] | known[1] | known[2] | known[3]
     remaining = mine | unknown | known_all
     obit = 1 << observer
-    cache = _SUIT_CODES
-    suits = []
-    for suit in range(4):
-        sm = suit_masks[suit]
-        rem = remaining & sm
-        ident = (rem, mine & sm, obit, tuple((bit_s, a & rem) for bit_s, a in allowed),
-                 tuple(k & sm for k in known) if known_all & sm else None)
-        code = cache.get(ident)
-        if code is None:
-            code = _suit_code(rem, mine, obit, allowed, known)
-            if len(cache) >= _CACHE_LIMIT:
-                cache.clear()
-            cache[ident] = code
-        suits.append(code)
+    if known_all:  # rare (a passed card, the 2 of clubs to lead): no memo
+        suits = tuple(_suit_code(remaining & sm, mine, obit, allowed, known) for sm in suit_masks)
+    else:
+        padded = [a for _bit, a in allowed] + [0, 0, 0]
+        a0, a1, a2 = padded[0], padded[1], padded[2]
+        space = obit | seats << 4  # which seat observes and which seats may hold cards
+        cache = _SUIT_CODES
+        codes = []
+        for sm in suit_masks:
+            rem = remaining & sm
+            ident = (space, rem, mine & rem, a0 & rem, a1 & rem, a2 & rem)
+            code = cache.get(ident)
+            if code is None:
+                code = _suit_code(rem, mine, obit, allowed, known)
+                if len(cache) >= _CACHE_LIMIT:
+                    cache.clear()
+                cache[ident] = code
+            codes.append(code)
+        suits = tuple(codes)
     if trick:
         suit_of, strength = g.suit_of, g.strength
         led = suit_of[trick[0]]
@@ -97,7 +104,7 @@ def hearts_key(state: GameState, observer: int) -> Hashable:
     pm = _point_mask(g)
     takers = [s for s in range(4) if won[s] & pm]
     taken = -1 if not takers else takers[0] if len(takers) == 1 else 4
-    return (trick_key, taken, bool(state.hearts_broken), tuple(suits), False)
+    return (trick_key, taken, bool(state.hearts_broken), suits, False)
 
 
 def _suit_code(rem: int, mine: int, obit: int, allowed: list[tuple[int, int]], known: list[int]) -> tuple:
