@@ -260,16 +260,26 @@ class HeartsState(TrickState):
             passed = self.passed
             done = self.passes_done
             seat = self.current
+            tables = self.game.pass_tables  # cards | PASS_FLAG
+            suit0, suit1, suit2, suit3 = tables.suit_cards
+            rank_mask = tables.rank_mask
             while done < 4 * PASS_CARDS:
-                hand = legal = hands[seat]
+                hand = hands[seat]
                 k = int(rand() * hand.bit_count())
-                while k:
-                    legal &= legal - 1
-                    k -= 1
-                bit = legal & -legal
+                half = hand & 0x3FFFFFF  # clubs and diamonds
+                n_low = half.bit_count()
+                if k < n_low:  # the k-th card: which half, which suit, then a table lookup
+                    sub = suit0[half & rank_mask]
+                    move = sub[k] if k < len(sub) else suit1[half >> 13][k - len(sub)]
+                else:
+                    k -= n_low
+                    half = hand >> 26
+                    sub = suit2[half & rank_mask]
+                    move = sub[k] if k < len(sub) else suit3[half >> 13][k - len(sub)]
+                bit = 1 << (move ^ PASS_FLAG)
                 hands[seat] = hand ^ bit
                 passed[seat] |= bit
-                append((seat, bit.bit_length() - 1 | PASS_FLAG))
+                append((seat, move))
                 done += 1
                 if done % PASS_CARDS == 0 and done < 4 * PASS_CARDS:
                     seat = (seat + 1) % 4
