@@ -493,17 +493,13 @@ def _register() -> None:
         return
     hooks.register_policy("pharaoh", "smallest", pharaoh_smallest_policy)
     hooks.register_policy("pharaoh", "biggest", pharaoh_biggest_policy)
-    register_rollout = getattr(hooks, "register_rollout", None)
-    register_pruner = getattr(hooks, "register_pruner", None)
-    if register_rollout is not None:
-        register_rollout("pharaoh", "prune-random", pruned_random_rollout)
-        register_rollout("pharaoh", "play-random", play_random_rollout)
-        register_rollout("pharaoh", "play-first", play_first_rollout)
-        register_rollout("pharaoh", "play-smallest", play_smallest_rollout)
-    if register_pruner is not None:
-        register_pruner("pharaoh", "smallest", prune_smallest)
-        register_pruner("pharaoh", "biggest", prune_biggest)
-        register_pruner("pharaoh", "play", prune_play)
+    hooks.register_rollout("pharaoh", "prune-random", pruned_random_rollout)
+    hooks.register_rollout("pharaoh", "play-random", play_random_rollout)
+    hooks.register_rollout("pharaoh", "play-first", play_first_rollout)
+    hooks.register_rollout("pharaoh", "play-smallest", play_smallest_rollout)
+    hooks.register_pruner("pharaoh", "smallest", prune_smallest)
+    hooks.register_pruner("pharaoh", "biggest", prune_biggest)
+    hooks.register_pruner("pharaoh", "play", prune_play)
 
 
 _register()
