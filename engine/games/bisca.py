@@ -288,7 +288,9 @@ class BiscaState(TrickState):
         append = self.history.append
         stock = self.stock
         follow_rule = g.follow_after_stock
+        two = self.num_players == 2
         xcard = self.exchange_card
+        exchange = xcard >= 0
         revealed = self.revealed
         trick = self.trick
         leader = self.leader
@@ -312,7 +314,7 @@ class BiscaState(TrickState):
                 if not hand:
                     break
                 count = hand.bit_count()
-                if xcard >= 0 and stock and hand >> xcard & 1:
+                if exchange and stock and hand >> xcard & 1:
                     k = int(rand() * (count + 1))
                     if k == count:  # the exchange move (last in legal_moves()); the turn goes on
                         face = stock[0]
@@ -335,7 +337,7 @@ class BiscaState(TrickState):
                     card = sub[k] if k < len(sub) else suit3[half >> ranks][k - len(sub)]
                 w = 1 << card
                 hands[leader] = hand ^ w
-                if revealed & w:
+                if revealed and revealed & w:
                     revealed ^= w
                 append((leader, card))
                 led = suit_of[card]
@@ -361,7 +363,7 @@ class BiscaState(TrickState):
                         bit = legal & -legal
                         card = bit.bit_length() - 1
                     hands[seat] = hand ^ bit
-                    if revealed & bit:
+                    if revealed and revealed & bit:
                         revealed ^= bit
                     w |= bit
                     if key[card] > best_v:
@@ -371,7 +373,7 @@ class BiscaState(TrickState):
                 for seat in seats:
                     hand = hands[seat]
                     count = hand.bit_count()
-                    if xcard >= 0 and stock and hand >> xcard & 1:
+                    if exchange and stock and hand >> xcard & 1:
                         k = int(rand() * (count + 1))
                         if k == count:  # exchange, then choose the card to play
                             face = stock[0]
@@ -394,7 +396,7 @@ class BiscaState(TrickState):
                         card = sub[k] if k < len(sub) else suit3[half >> ranks][k - len(sub)]
                     bit = 1 << card
                     hands[seat] = hand ^ bit
-                    if revealed & bit:
+                    if revealed and revealed & bit:
                         revealed ^= bit
                     w |= bit
                     if key[card] > best_v:
@@ -405,12 +407,16 @@ class BiscaState(TrickState):
             leader = best
             seats = ()
             if stock:  # draw: the winner first, the face-up trump last
-                for seat in (best,) + followers[best]:
-                    c = stock.pop()
-                    hands[seat] |= 1 << c
-                    if not stock:
-                        revealed |= 1 << c
-                        break
+                if two and len(stock) > 2:
+                    hands[best] |= 1 << stock.pop()
+                    hands[1 - best] |= 1 << stock.pop()
+                else:
+                    for seat in (best,) + followers[best]:
+                        c = stock.pop()
+                        hands[seat] |= 1 << c
+                        if not stock:
+                            revealed |= 1 << c
+                            break
         trick.clear()
         self.revealed = revealed
         self.leader = self.current = leader
