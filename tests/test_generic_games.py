@@ -192,3 +192,17 @@ def test_fast_outcomes_match_the_hand_result(name: str, variant: dict) -> None:
         assert state.outcomes() == expected
         seen.add(tuple(expected))
     assert len(seen) >= 2, "40 random hands should not all end alike"
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
+def test_random_rollout_of_a_finished_hand_changes_nothing(name: str, variant: dict) -> None:
+    """The search calls ``random_rollout`` on every leaf, finished hands included."""
+    game = registry.create(name, variant)
+    rng = random.Random(5)
+    for hand in range(3):
+        state = game.new_hand(rng, dealer=hand % game.num_players)
+        state.random_rollout(rng)
+        assert state.current_player < 0 and state.is_terminal()
+        text = state.to_json()
+        state.random_rollout(rng)
+        assert state.to_json() == text

@@ -30,7 +30,6 @@ from engine.search.common import (
     NAST_POLICIES,
     Clock,
     exploration,
-    random_rollout,
     reward_vector,
     search_options,
     simulate,
@@ -137,8 +136,7 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
     rollout = None
     if conf.sim not in ("random", "nast"):
         rollout, heuristic = hooks.simulation(game_name, conf.sim)
-    if conf.sim == "random":
-        rollout = random_rollout
+    plain_random = conf.sim == "random"  # the game's own inlined random playout, called directly
     prune = hooks.pruner(game_name, conf.prune) if conf.prune else None
     track = nast is not None
     opponent_policy = hooks.policy(game_name, conf.opponents) if conf.opponents else None
@@ -276,7 +274,9 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
             node = best
             path.append(node)
             depth += 1
-        if d.current_player >= 0:
+        if plain_random:
+            d.random_rollout(rng)  # returns at once on a finished hand
+        elif d.current_player >= 0:
             if rollout is not None:
                 rollout(d, rng)
             else:
