@@ -133,24 +133,26 @@ def _suit_code(rem: int, mine: int, obit: int, allowed: list[tuple[int, int]], k
 
 _SUIT_CODES: dict[tuple, tuple] = {}
 """Memo of :func:`_suit_code` by its inputs restricted to one suit (the search meets the same suits often)."""
-_CACHE_LIMIT = 200_000
+_CACHE_LIMIT = 50_000
 
 _QUEEN = FRENCH52.parse("QS")
 _QUEEN_BIT = 1 << _QUEEN
 _TWO_CLUBS_BIT = 1 << FRENCH52.parse("2C")
-_POINT_MASKS: dict[int, int] = {}
+_POINT_MASKS: dict[int, tuple[list[int], int]] = {}
 
 
 def _point_mask(g: Any) -> int:
-    """Cards that carry points in ``g`` (cached per game object)."""
-    pm = _POINT_MASKS.get(id(g))
-    if pm is None:
-        pm = 0
-        for c, p in enumerate(g.card_points):
+    """Cards that carry points in ``g`` (cached per card-points table, checked by identity)."""
+    points = g.card_points
+    entry = _POINT_MASKS.get(id(points))
+    if entry is None or entry[0] is not points:
+        mask = 0
+        for c, p in enumerate(points):
             if p:
-                pm |= 1 << c
-        _POINT_MASKS[id(g)] = pm
-    return pm
+                mask |= 1 << c
+        entry = (points, mask)
+        _POINT_MASKS[id(points)] = entry
+    return entry[1]
 
 
 def hearts_key_reference(state: GameState, observer: int) -> Hashable:
