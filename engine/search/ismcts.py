@@ -367,7 +367,8 @@ class ISMCTSAgent(Agent):
         Option("opponents", "", "in the tree, other seats play only this registered policy's move (seeds/002 "
                "GOH with 'greedy'); '' = every legal move", type=str),
         Option("prune", "", "heuristic move pruning in the tree: name of a pruner registered for the game "
-               "(seeds/004 4.4, e.g. Pharaoh 'smallest'); '' = every legal move", type=str),
+               "(seeds/004 4.4, e.g. Pharaoh 'smallest'; Scopone 'omh' = seeds/002 OMH); '' = every legal move",
+               type=str),
         Option("beam_width", 0, "beam search (seeds/004 4.4): after k x beam_limit iterations keep only this "
                "many most visited nodes at depth k of the tree (k = 1, 2, ...); 0 = off", type=int, min=0,
                max=1_000_000),
