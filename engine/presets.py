@@ -58,11 +58,12 @@ _SCOPA = {  # ~3,000 it/s
     "strong": "ismcts:iterations=800",
     "expert": "ismcts:iterations=3000,seconds=1.0",
 }
-_PHARAOH = {  # ~500-700 it/s: very long playouts, so budgets are capped by time (specs under review)
-    "beginner": "ismcts:iterations=30",
-    "casual": "ismcts:iterations=1000,seconds=0.4",
-    "strong": "ismcts:iterations=5000,seconds=0.8",
-    "expert": "ismcts:iterations=20000,seconds=1.0",
+_PHARAOH = {  # random playouts run ~260 plies (~700 it/s); the pruned playouts of seeds/004 4.4 (no draw while
+    # a play exists; smallest whole same-rank groups) run ~6,000-8,000 it/s and win more (docs/results.md)
+    "beginner": "ismcts:iterations=60,sim=play-first",
+    "casual": "ismcts:iterations=400,sim=play-smallest,prune=smallest",
+    "strong": "ismcts:iterations=1500,sim=play-smallest,prune=smallest",
+    "expert": "ismcts:iterations=6000,seconds=1.0,sim=play-smallest,prune=smallest",
 }
 _PER_GAME: dict[str, dict[str, str]] = {
     "bisca": _BISCA,
