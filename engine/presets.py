@@ -26,37 +26,37 @@ _GAMES = ("sueca", "bisca", "briscola", "hearts", "mosssidewhist", "scopone", "s
 EXPERT_SECONDS = 1.0
 """Expert's time cap per move (seconds of wall clock)."""
 
-_DEFAULT = {  # Sueca: about 9,500 iterations per second of CPU at the opening (0.78 s for expert's 8,000)
+_DEFAULT = {  # Sueca: about 11,500 iterations per second of CPU at the opening (0.88 s for expert's 10,000)
     "beginner": "ismcts:iterations=60",
     "casual": "ismcts:iterations=400",
     "strong": "ismcts:iterations=2000",
+    "expert": "ismcts:iterations=10000,seconds=1.0,endgame=50",
+}
+_MOSS_SIDE_WHIST = {  # ~9,000 it/s: 8,000 iterations take 0.86 s (at most 0.97 s) of CPU at the opening
     "expert": "ismcts:iterations=8000,seconds=1.0,endgame=50",
 }
-_MOSS_SIDE_WHIST = {  # 8,000 iterations took 1.14 s (up to 1.5 s) of CPU at the opening: 6,000
-    "expert": "ismcts:iterations=6000,seconds=1.0,endgame=50",
-}
-_BISCA = {  # ~6,500 it/s; win/loss reward and a wide endgame window (seeds/000 6.4); the game's low c
-    "expert": "ismcts:iterations=6000,seconds=1.0,reward=wl,endgame=200",
+_BISCA = {  # ~9,000 it/s; win/loss reward and a wide endgame window (seeds/000 6.4); the game's low c
+    "expert": "ismcts:iterations=8000,seconds=1.0,reward=wl,endgame=200",
 }
 _BRISCOLA = {  # 3-card hands: above ~60 iterations random-playout ISMCTS gains little against the heuristic,
     # so beginner searches less to stay clearly below casual (docs/results.md)
     "beginner": "ismcts:iterations=15",
     **_BISCA,
 }
-_HEARTS = {  # ~4,900 it/s; relative reward (seeds/001 4.2)
+_HEARTS = {  # ~7,000 it/s; relative reward (seeds/001 4.2)
     "casual": "ismcts:iterations=400,reward=relative",
     "strong": "ismcts:iterations=1500,reward=relative",
-    "expert": "ismcts:iterations=4000,seconds=1.0,reward=relative,endgame=50",
+    "expert": "ismcts:iterations=5500,seconds=1.0,reward=relative,endgame=50",
 }
-_SCOPONE = {  # ~2,100 it/s: long random playouts
+_SCOPONE = {  # ~5,500 it/s
     "casual": "ismcts:iterations=250",
     "strong": "ismcts:iterations=700",
-    "expert": "ismcts:iterations=2000,seconds=1.0",
+    "expert": "ismcts:iterations=4500,seconds=1.0",
 }
-_SCOPA = {  # ~3,000 it/s
+_SCOPA = {  # ~5,500 it/s
     "casual": "ismcts:iterations=250",
     "strong": "ismcts:iterations=800",
-    "expert": "ismcts:iterations=3000,seconds=1.0",
+    "expert": "ismcts:iterations=4500,seconds=1.0",
 }
 _PHARAOH = {  # random playouts run ~260 plies (~700 it/s); the pruned playouts of seeds/004 4.4 (no draw while
     # a play exists; smallest whole same-rank groups) run ~6,000-8,000 it/s and win more (docs/results.md)
