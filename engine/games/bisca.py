@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from engine.cards import ITALIAN40, PORTUGUESE40, NotationError, popcount
 from engine.game import HandResult, Option, StateFormatError, VariantError
 from engine.games.sueca import game_points
-from engine.games.tricks import TrickGame, TrickState
+from engine.games.tricks import TrickGame, TrickState, trick_so_far
 from engine.observation import HiddenSlot
 
 SWAP_FLAG = 1 << 9
@@ -297,11 +297,7 @@ class BiscaState(TrickState):
         if trick:  # finish the trick in progress
             led = suit_of[trick[0]]
             key = keys[led]
-            best, best_v, w = leader, -2, 0
-            for seat, c in zip((leader,) + followers[leader], trick, strict=False):
-                w |= 1 << c
-                if key[c] > best_v:
-                    best, best_v = seat, key[c]
+            best, best_v, w = trick_so_far(trick, (leader,) + followers[leader], key)
             seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
         else:
             leader = self.current

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from engine.cards import FRENCH52, NotationError, bits, popcount
 from engine.game import HandResult, Option, StateFormatError
-from engine.games.tricks import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int, solo_outcomes
+from engine.games.tricks import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int, solo_outcomes, trick_so_far
 from engine.observation import HiddenSlot
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
@@ -307,11 +307,7 @@ class HeartsState(TrickState):
         if trick:  # finish the trick in progress
             led = suit_of[trick[0]]
             key = keys[led]
-            best, best_v, w = leader, -2, 0
-            for seat, c in zip((leader,) + followers[leader], trick, strict=False):
-                w |= 1 << c
-                if key[c] > best_v:
-                    best, best_v = seat, key[c]
+            best, best_v, w = trick_so_far(trick, (leader,) + followers[leader], key)
             seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
         else:
             leader = self.current

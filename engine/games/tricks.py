@@ -75,6 +75,18 @@ def card_tables(deck: Deck, flag: int = 0) -> CardTables:
     return tables
 
 
+def trick_so_far(trick: list[int], seats: tuple[int, ...], key: Any) -> tuple[int, int, int]:
+    """A trick in progress for the inlined rollouts: the seat winning it so far, that card's winner key and the
+    bitmask of the trick's cards (``seats`` play the trick in order from its leader; ``key`` maps a card to its
+    winner key for the led suit, as ``TrickGame.winner_keys(trump)[led]``)."""
+    best, best_v, mask = seats[0], -2, 0
+    for seat, c in zip(seats, trick, strict=False):
+        mask |= 1 << c
+        if key[c] > best_v:
+            best, best_v = seat, key[c]
+    return best, best_v, mask
+
+
 def solo_outcomes(points: list[int], best: int) -> list[float]:
     """Outcomes of an every-seat-for-itself hand: 1 for the only seat with ``best`` points, 0.5 for each of
     several (a shared win, or a draw when every seat has it), 0 for the others."""
@@ -284,11 +296,7 @@ class TrickState(GameState):
         if trick:  # finish the trick in progress
             led = suit_of[trick[0]]
             key = keys[led]
-            best, best_v, w = leader, -2, 0
-            for seat, c in zip((leader,) + followers[leader], trick, strict=False):
-                w |= 1 << c
-                if key[c] > best_v:
-                    best, best_v = seat, key[c]
+            best, best_v, w = trick_so_far(trick, (leader,) + followers[leader], key)
             seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
         else:
             leader = self.current
