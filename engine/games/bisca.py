@@ -29,7 +29,6 @@ from engine.observation import HiddenSlot
 SWAP_FLAG = 1 << 9
 """Flag bit on a trump-exchange move (``SWAP_FLAG | exchange card``)."""
 
-_new_state = object.__new__
 
 MATCH_TARGETS: dict[str, int | None] = {"single": None, "best3": 2, "best5": 3, "points4": 4}
 
@@ -155,36 +154,13 @@ class BiscaState(TrickState):
         rank = self.game.exchange_rank
         return -1 if rank < 0 else self.game.deck.card(self.trump, rank)
 
-    def _copy_into(self, other: TrickState) -> None:
-        super()._copy_into(other)
+    def _copy_extra(self, other: TrickState) -> None:
         other.trump_card = self.trump_card  # type: ignore[attr-defined]
         other.stock = self.stock[:]  # type: ignore[attr-defined]
         other.revealed = self.revealed  # type: ignore[attr-defined]
         other.exchange_card = self.exchange_card  # type: ignore[attr-defined]
         if self.hidden_stock:
             other.hidden_stock = self.hidden_stock  # type: ignore[attr-defined]
-
-    def clone(self) -> BiscaState:
-        other = _new_state(type(self))
-        other.game = self.game
-        other.num_players = self.num_players
-        other.hands = self.hands[:]
-        other.current = self.current
-        other.leader = self.leader
-        other.trick = self.trick[:]
-        other.trump = self.trump
-        other.won = self.won[:]
-        other.tricks_won = self.tricks_won[:]
-        other.voids = self.voids[:]
-        other.history = self.history[:]
-        other.dealer = self.dealer
-        other.trump_card = self.trump_card
-        other.stock = self.stock[:]
-        other.revealed = self.revealed
-        other.exchange_card = self.exchange_card
-        if self.hidden_stock:
-            other.hidden_stock = self.hidden_stock  # type: ignore[misc]
-        return other
 
     # --- rules ------------------------------------------------------------------------------------
     @property

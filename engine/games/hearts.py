@@ -31,7 +31,6 @@ HEART_MASK = FRENCH52.suit_mask(HEARTS)
 POINT_MASK = HEART_MASK | 1 << QUEEN_SPADES
 """Cards that carry penalty points (restricted on the first trick; all of them = shooting the moon)."""
 PASS_CARDS = 3
-_new_state = object.__new__
 
 DIRECTIONS = {"hold": 0, "left": 1, "across": 2, "right": 3}
 """Seat offset of the receiver in play order (left = the next player)."""
@@ -121,36 +120,13 @@ class HeartsState(TrickState):
         if pass_offset == 0:
             self._start_play()
 
-    def _copy_into(self, other: TrickState) -> None:
-        super()._copy_into(other)
+    def _copy_extra(self, other: TrickState) -> None:
         other.pass_offset = self.pass_offset  # type: ignore[attr-defined]
         other.pass_first = self.pass_first  # type: ignore[attr-defined]
         other.passes_done = self.passes_done  # type: ignore[attr-defined]
         other.passed = self.passed[:]  # type: ignore[attr-defined]
         other.hearts_broken = self.hearts_broken  # type: ignore[attr-defined]
         other.excluded = self.excluded[:]  # type: ignore[attr-defined]
-
-    def clone(self) -> HeartsState:
-        other = _new_state(type(self))
-        other.game = self.game
-        other.num_players = self.num_players
-        other.hands = self.hands[:]
-        other.current = self.current
-        other.leader = self.leader
-        other.trick = self.trick[:]
-        other.trump = self.trump
-        other.won = self.won[:]
-        other.tricks_won = self.tricks_won[:]
-        other.voids = self.voids[:]
-        other.history = self.history[:]
-        other.dealer = self.dealer
-        other.pass_offset = self.pass_offset
-        other.pass_first = self.pass_first
-        other.passes_done = self.passes_done
-        other.passed = self.passed[:]
-        other.hearts_broken = self.hearts_broken
-        other.excluded = self.excluded[:]
-        return other
 
     def _start_play(self) -> None:
         bit = 1 << TWO_CLUBS

@@ -18,8 +18,6 @@ from engine.game import HandResult, Option, StateFormatError, VariantError
 from engine.games.tricks import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int, solo_outcomes
 from engine.observation import HiddenSlot
 
-_new_state = object.__new__
-
 SPADES = 3
 DISCARDS = 4
 LEADER_CARDS = 20
@@ -87,30 +85,10 @@ class MossSideWhistState(TrickState):
         self.discards = 0
         self.discards_done = 0
 
-    def _copy_into(self, other: TrickState) -> None:
-        super()._copy_into(other)
+    def _copy_extra(self, other: TrickState) -> None:
         other.hand_leader = self.hand_leader  # type: ignore[attr-defined]
         other.discards = self.discards  # type: ignore[attr-defined]
         other.discards_done = self.discards_done  # type: ignore[attr-defined]
-
-    def clone(self) -> MossSideWhistState:
-        other = _new_state(type(self))
-        other.game = self.game
-        other.num_players = self.num_players
-        other.hands = self.hands[:]
-        other.current = self.current
-        other.leader = self.leader
-        other.trick = self.trick[:]
-        other.trump = self.trump
-        other.won = self.won[:]
-        other.tricks_won = self.tricks_won[:]
-        other.voids = self.voids[:]
-        other.history = self.history[:]
-        other.dealer = self.dealer
-        other.hand_leader = self.hand_leader
-        other.discards = self.discards
-        other.discards_done = self.discards_done
-        return other
 
     @property
     def discarding(self) -> bool:

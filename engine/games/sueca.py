@@ -14,8 +14,6 @@ from engine.cards import PORTUGUESE40
 from engine.game import HandResult, Option, StateFormatError
 from engine.games.tricks import TrickGame, TrickState
 
-_new_state = object.__new__
-
 GAME_POINT_SCALE = ((120, 4), (91, 2), (61, 1))
 
 
@@ -97,26 +95,8 @@ class SuecaState(TrickState):
         super().__init__(game, hands, leader, trump, dealer)
         self.trump_card = trump_card
 
-    def _copy_into(self, other: TrickState) -> None:
-        super()._copy_into(other)
+    def _copy_extra(self, other: TrickState) -> None:
         other.trump_card = self.trump_card  # type: ignore[attr-defined]
-
-    def clone(self) -> SuecaState:
-        other = _new_state(type(self))
-        other.game = self.game
-        other.num_players = self.num_players
-        other.hands = self.hands[:]
-        other.current = self.current
-        other.leader = self.leader
-        other.trick = self.trick[:]
-        other.trump = self.trump
-        other.won = self.won[:]
-        other.tricks_won = self.tricks_won[:]
-        other.voids = self.voids[:]
-        other.history = self.history[:]
-        other.dealer = self.dealer
-        other.trump_card = self.trump_card
-        return other
 
     def outcomes(self) -> list[float]:
         """Lean ``result().outcome(s)``: the side with more card points wins, equal points draw."""

@@ -182,7 +182,8 @@ class TrickState(GameState):
         cls._plain_tricks = all(getattr(cls, name) is getattr(TrickState, name) for name in _PLAIN_RULES)
 
     # --- copying ----------------------------------------------------------------------------------
-    def _copy_into(self, other: TrickState) -> None:
+    def clone(self) -> TrickState:
+        other = object.__new__(type(self))
         other.game = self.game
         other.num_players = self.num_players
         other.hands = self.hands[:]
@@ -195,11 +196,11 @@ class TrickState(GameState):
         other.voids = self.voids[:]
         other.history = self.history[:]
         other.dealer = self.dealer
-
-    def clone(self) -> TrickState:
-        other = object.__new__(type(self))
-        self._copy_into(other)
+        self._copy_extra(other)
         return other
+
+    def _copy_extra(self, other: TrickState) -> None:
+        """Copy the fields a game adds to the trick state into a clone (games override; default: none)."""
 
     # --- rules ------------------------------------------------------------------------------------
     @property
