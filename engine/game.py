@@ -353,6 +353,13 @@ class GameState:
             moves = self.legal_moves()
             self.do(moves[int(rand() * len(moves))])
 
+    def playout_outcomes(self, rng: random.Random) -> list[float]:
+        """A random playout (:meth:`random_rollout`, in place) and then :meth:`outcomes`: the search's PWL/WL
+        playout. Games may stop the playout as soon as the outcome can no longer change (the state is then
+        left where it stopped); the outcomes are exactly those of playing on with the same ``rng``."""
+        self.random_rollout(rng)
+        return self.outcomes()
+
     def outcomes(self) -> list[float]:
         """Each seat's outcome of the finished hand: 1 win, 0.5 shared win or draw, 0 loss.
 

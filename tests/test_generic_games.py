@@ -206,3 +206,28 @@ def test_random_rollout_of_a_finished_hand_changes_nothing(name: str, variant: d
         text = state.to_json()
         state.random_rollout(rng)
         assert state.to_json() == text
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
+def test_playout_outcomes_equal_a_full_random_playout(name: str, variant: dict) -> None:
+    """``playout_outcomes`` (the search's PWL playout, which may stop once the outcome is settled) gives the
+    outcomes of playing on to the end with the same random numbers, and its moves are that playout's."""
+    game = registry.create(name, variant)
+    rng = random.Random(77)
+    stopped = 0
+    for hand in range(25):
+        state = game.new_hand(rng, dealer=hand % game.num_players)
+        for _ in range(rng.randrange(12)):  # start from openings and from positions a few moves in
+            if state.is_terminal():
+                break
+            moves = state.legal_moves()
+            state.do(moves[rng.randrange(len(moves))])
+        full, early = state.clone(), state.clone()
+        full.random_rollout(random.Random(hand))
+        outcomes = early.playout_outcomes(random.Random(hand))
+        assert outcomes == full.outcomes() == [full.result().outcome(s) for s in range(game.num_players)]
+        if hasattr(full, "history"):
+            assert full.history[:len(early.history)] == early.history
+        stopped += not early.is_terminal()
+    if getattr(game, "points_decide", False):
+        assert stopped >= 10, "a game decided by card points should usually stop its playouts early"

@@ -55,6 +55,7 @@ class Bisca(TrickGame):
     strength_order = "2 3 4 5 6 Q J K 7 A"
     card_points_by_rank: ClassVar[dict[str, int]] = {"A": 11, "7": 10, "K": 4, "J": 3, "Q": 2}
     follow_after_stock: ClassVar[bool] = True
+    points_decide: ClassVar[bool] = True
     options = _options(9)
     example_variants: ClassVar[tuple[dict[str, Any], ...]] = (
         {}, {"hand_size": 3, "trump_exchange": "2"}, {"hand_size": 7, "match": "best3"},
@@ -247,10 +248,13 @@ class BiscaState(TrickState):
                 self.revealed |= 1 << card
                 break
 
-    def random_rollout(self, rng: random.Random) -> None:
+    def random_rollout(self, rng: random.Random, stop_above: int = 0) -> None:
         """Random playout to the end (search fast path): the same choices and final state as repeatedly
         doing ``legal_moves()[int(rng.random() * len(moves))]``, one trick at a time with table lookups
-        instead of move lists (the exchange move, when legal, is the last of the moves)."""
+        instead of move lists (the exchange move, when legal, is the last of the moves).
+
+        ``stop_above`` > 0: stop once a side holds more card points than that (before the stock is drawn
+        from), with the same choices up to there."""
         rand = rng.random
         g = self.game
         tables = g.tables
@@ -270,6 +274,10 @@ class BiscaState(TrickState):
         revealed = self.revealed
         trick = self.trick
         leader = self.leader
+        if stop_above:
+            rank_points = g.rank_points
+            ranks3 = 3 * ranks
+            sides = self.side_points()
         if trick:  # finish the trick in progress
             led = suit_of[trick[0]]
             key = keys[led]
@@ -378,6 +386,13 @@ class BiscaState(TrickState):
             tricks_won[best] += 1
             leader = best
             seats = ()
+            if stop_above:
+                side = best & 1
+                p = sides[side] = sides[side] + (
+                    rank_points[w & rank_mask] + rank_points[w >> ranks & rank_mask]
+                    + rank_points[w >> ranks2 & rank_mask] + rank_points[w >> ranks3])
+                if p > stop_above:
+                    break
             if stock:  # draw: the winner first, the face-up trump last
                 if two and len(stock) > 2:
                     hands[best] |= 1 << stock.pop()
@@ -393,14 +408,16 @@ class BiscaState(TrickState):
         self.revealed = revealed
         self.leader = self.current = leader
 
+    def playout_outcomes(self, rng: random.Random) -> list[float]:
+        """Random playout, stopped once a side holds more than half of the card points, and its outcomes."""
+        self.random_rollout(rng, self.game.winning_points)
+        return self.outcomes()
+
     def outcomes(self) -> list[float]:
         """Lean ``result().outcome(s)``: the side with more card points wins, equal points draw."""
-        won = self.won
         four = self.num_players == 4
-        ours, theirs = (won[0] | won[2], won[1] | won[3]) if four else (won[0], won[1])
-        lead = 0  # our card points minus theirs
-        for v, m in self.point_classes():
-            lead += v * ((ours & m).bit_count() - (theirs & m).bit_count())
+        ours, theirs = self.side_points()
+        lead = ours - theirs
         if lead > 0:
             return [1.0, 0.0, 1.0, 0.0] if four else [1.0, 0.0]
         if lead < 0:

@@ -31,6 +31,7 @@ class Sueca(TrickGame):
     deck = PORTUGUESE40
     strength_order = "2 3 4 5 6 Q J K 7 A"
     card_points_by_rank: ClassVar[dict[str, int]] = {"A": 11, "7": 10, "K": 4, "J": 3, "Q": 2}
+    points_decide: ClassVar[bool] = True
     options = (
         Option("target", 4, "game points that win the match (0 = single hand: more card points wins)",
                type=int, min=0, max=100),
@@ -100,11 +101,8 @@ class SuecaState(TrickState):
 
     def outcomes(self) -> list[float]:
         """Lean ``result().outcome(s)``: the side with more card points wins, equal points draw."""
-        won = self.won
-        ours, theirs = won[0] | won[2], won[1] | won[3]
-        lead = 0  # our card points minus theirs
-        for v, m in self.point_classes():
-            lead += v * ((ours & m).bit_count() - (theirs & m).bit_count())
+        ours, theirs = self.side_points()
+        lead = ours - theirs
         if lead > 0:
             return [1.0, 0.0, 1.0, 0.0]
         if lead < 0:

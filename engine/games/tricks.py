@@ -101,6 +101,9 @@ class TrickGame(Game):
     deck: ClassVar[Deck]
     strength_order: ClassVar[str] = ""  # rank symbols from weakest to strongest
     card_points_by_rank: ClassVar[dict[str, int]] = {}
+    points_decide: ClassVar[bool] = False
+    """Whether the hand's outcome (``outcomes()``) is "the side (seat or partnership of ``seat % 2``) with more
+    card points wins": then a playout may stop once a side holds more than half of the points."""
 
     def __init__(self, variant: dict[str, Any] | None = None) -> None:
         super().__init__(variant)
@@ -120,6 +123,24 @@ class TrickGame(Game):
     def tables(self) -> CardTables:
         """The deck's shared :class:`CardTables` (built on first use)."""
         return card_tables(self.deck)
+
+    @cached_property
+    def rank_points(self) -> list[int]:
+        """``rank_points[sub]``: the card points of one suit's cards whose rank bits are ``sub`` (card points
+        depend on the rank only), for summing a set's points with one lookup per suit (four suits)."""
+        d = self.deck
+        assert len(d.suits) == 4, "rank_points sums assume a four-suit deck"
+        values = [self.card_points_by_rank.get(r, 0) for r in d.ranks]
+        table = [0] * (1 << len(values))
+        for sub in range(1, len(table)):
+            high = sub.bit_length() - 1
+            table[sub] = table[sub ^ (1 << high)] + values[high]
+        return table
+
+    @cached_property
+    def winning_points(self) -> int:
+        """With :attr:`points_decide`: more card points than this (half of the deck's) win the hand; else 0."""
+        return sum(self.card_points) // 2 if self.points_decide else 0
 
     @cached_property
     def pass_tables(self) -> CardTables:
@@ -276,11 +297,33 @@ class TrickState(GameState):
         else:
             GameState.random_rollout(self, rng)
 
-    def play_out_tricks(self, rng: random.Random) -> None:
+    def playout_outcomes(self, rng: random.Random) -> list[float]:
+        """Random playout and its outcomes; in a game decided by card points (Sueca) the playout stops at
+        the end of the trick that gives a side more than half of the points."""
+        if self._plain_tricks:
+            self.play_out_tricks(rng, self.game.winning_points)
+        else:
+            self.random_rollout(rng)  # the subclass's own playout
+        return self.outcomes()
+
+    def side_points(self) -> list[int]:
+        """Card points captured so far by each side: seats 0, 2 and seats 1, 3 (or seat 0 and seat 1)."""
+        won = self.won
+        ours, theirs = (won[0] | won[2], won[1] | won[3]) if len(won) == 4 else (won[0], won[1])
+        g = self.game
+        rp, r, m = g.rank_points, g.tables.ranks, g.tables.rank_mask
+        r2, r3 = 2 * r, 3 * r
+        return [rp[ours & m] + rp[ours >> r & m] + rp[ours >> r2 & m] + rp[ours >> r3],
+                rp[theirs & m] + rp[theirs >> r & m] + rp[theirs >> r2 & m] + rp[theirs >> r3]]
+
+    def play_out_tricks(self, rng: random.Random, stop_above: int = 0) -> None:
         """Play the remaining tricks (follow suit if able, ``self.trump`` wins) with uniformly random legal
         cards: exactly the choices, voids, history and final state of the generic loop
         ``do(legal_moves()[int(rng.random() * len(moves))])`` of this class's rules, one trick at a time
-        with table lookups (a followed suit's cards, trick-winner keys) instead of move lists."""
+        with table lookups (a followed suit's cards, trick-winner keys) instead of move lists.
+
+        ``stop_above`` > 0 (two sides, points by rank): stop after the trick that gives a side (``seat % 2``)
+        more card points than that, the same choices up to there."""
         g = self.game
         tables = g.tables
         suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
@@ -294,6 +337,10 @@ class TrickState(GameState):
         rand = rng.random
         trick = self.trick
         leader = self.leader
+        if stop_above:
+            rank_points = g.rank_points
+            ranks3 = 3 * ranks
+            sides = self.side_points()
         if trick:  # finish the trick in progress
             led = suit_of[trick[0]]
             key = keys[led]
@@ -353,6 +400,13 @@ class TrickState(GameState):
             tricks_won[best] += 1
             leader = best
             seats = ()
+            if stop_above:
+                side = best & 1
+                p = sides[side] = sides[side] + (
+                    rank_points[w & rank_mask] + rank_points[w >> ranks & rank_mask]
+                    + rank_points[w >> ranks2 & rank_mask] + rank_points[w >> ranks3])
+                if p > stop_above:
+                    break
         trick.clear()
         self.leader = self.current = leader
 

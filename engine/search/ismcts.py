@@ -21,6 +21,8 @@ import random
 from collections.abc import Callable, Hashable
 from typing import Any
 
+import numpy as np
+
 from engine.agents.base import Agent, Budget
 from engine.game import Game, GameState, Option, VariantError
 from engine.observation import Observation
@@ -176,6 +178,11 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
     limit = clock.iterations
     checks = clock.timed or clock.cancel is not None or clock.on_progress is not None
     reports = clock.on_progress is not None
+    # UCB1 = mean + c sqrt(ln a / v) = mean + bonus[a] * inv_sqrt[v], from tables grown when a count
+    # outgrows them (a reused tree brings its counts along; the try costs nothing until it fails).
+    bonus: list[float] = [0.0]
+    inv_sqrt: list[float] = [inf]
+    grow_ucb_tables(bonus, inv_sqrt, c, min(limit, 4096) + 2)
     i = 0
     while i < limit:
         if checks and i and clock.done(i):
@@ -226,7 +233,11 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
                 if untried is None:
                     v = ch.visits
                     # v == 0: a transposition into a node not yet credited (e.g. the root): try it first.
-                    u = ch.total / v + c * sqrt(log(a) / v) if v else inf
+                    try:
+                        u = ch.total / v + bonus[a] * inv_sqrt[v] if v else inf
+                    except IndexError:
+                        grow_ucb_tables(bonus, inv_sqrt, c, 2 * max(a, v))
+                        u = ch.total / v + bonus[a] * inv_sqrt[v]
                     if u > best_u:
                         best_u, best, best_k = u, ch, k
             if untried is not None and node.closed:  # beam search: choose among the kept children only
@@ -275,13 +286,18 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
             path.append(node)
             depth += 1
         if plain_random:
-            d.random_rollout(rng)  # returns at once on a finished hand
-        elif d.current_player >= 0:
-            if rollout is not None:
-                rollout(d, rng)
+            if pwl:  # may stop the playout once the outcome is settled
+                rewards = d.playout_outcomes(rng)
             else:
-                simulate(d, rng, sim, nast, heuristic, seq)
-        rewards = d.outcomes() if pwl else reward_vector(reward_kind, d)
+                d.random_rollout(rng)  # returns at once on a finished hand
+                rewards = reward_vector(reward_kind, d)
+        else:
+            if d.current_player >= 0:
+                if rollout is not None:
+                    rollout(d, rng)
+                else:
+                    simulate(d, rng, sim, nast, heuristic, seq)
+            rewards = d.outcomes() if pwl else reward_vector(reward_kind, d)
         for n in path:
             n.visits += 1
             n.total += rewards[n.seat]
@@ -299,6 +315,15 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
     move, rate = best_so_far()
     clock.final_report(i, move, rate)
     return SearchResult(visits, totals, i, root_moves), root
+
+
+def grow_ucb_tables(bonus: list[float], inv_sqrt: list[float], c: float, size: int) -> None:
+    """Extend the UCB1 tables in place to ``size`` entries: ``bonus[a] = c sqrt(ln a)``, ``inv_sqrt[v] = 1/sqrt(v)``."""
+    counts = np.arange(len(bonus), size, dtype=np.float64)
+    if counts.size:
+        root = np.sqrt(counts)
+        bonus.extend((c * np.sqrt(np.log(counts))).tolist())
+        inv_sqrt.extend((1.0 / root).tolist())
 
 
 def prune_depth(root: Node, depth: int, width: int) -> None:

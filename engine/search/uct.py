@@ -46,6 +46,7 @@ def uct_search(state: GameState, rng: random.Random, clock: Clock, c: float, rew
     log = math.log
     sqrt = math.sqrt
     rand = rng.random
+    playout_outcomes = sim == "random" and reward_kind == "pwl"
     i = 0
     limit = max_iterations if max_iterations is not None else 1 << 62
     while i < limit and not clock.done(iteration_offset + i):
@@ -77,9 +78,12 @@ def uct_search(state: GameState, rng: random.Random, clock: Clock, c: float, rew
             s.do(best.move)
             node = best
             path.append(node)
-        if not s.is_terminal():
-            simulate(s, rng, sim, None, None, None)
-        rewards = reward_vector(reward_kind, s)
+        if playout_outcomes:  # may stop the playout once the outcome is settled
+            rewards = s.playout_outcomes(rng)
+        else:
+            if not s.is_terminal():
+                simulate(s, rng, sim, None, None, None)
+            rewards = reward_vector(reward_kind, s)
         if shared_full:
             rewards = full_shared_wins(rewards, reward_kind)
         root.visits += 1
