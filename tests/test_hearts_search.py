@@ -10,6 +10,7 @@ import pytest
 from engine import agents, registry
 from engine.cards import FRENCH52, popcount
 from engine.determinize import determinize, sample_assignment
+from engine.game import VariantError
 from engine.games.hearts import Hearts, HeartsState
 from engine.search import hearts_inference, hooks
 from engine.search.hearts_inference import hearts_belief
@@ -255,3 +256,34 @@ def test_feature_accuracy_on_a_scripted_trick() -> None:
     # Choices: 5C, 7C, KS, 9S, 3S, 5S (2C and AC are forced); at 3S seat 3 sees all of Q, K, A of spades.
     assert points == 5
     assert 0.0 <= uniform <= 1.0 and 0.0 <= inferred <= 1.0
+
+
+def test_tree_depth_counts_moves_to_the_deepest_node() -> None:
+    from engine.search.depth import tree_depth
+    from engine.search.ismcts import Node
+
+    root = Node(None, -1, None)
+    assert tree_depth(root) == 0
+    a = root.children[1] = Node(1, 0, root)
+    b = root.children[2] = Node(2, 0, root)
+    a.children[3] = Node(3, 1, a)
+    shared = Node(5, 2, b)  # a transposition: reached from two parents at different depths
+    b.children[5] = shared
+    a.children[3].children[5] = shared
+    assert tree_depth(root) == 3
+
+
+def test_transpositions_search_deeper_with_the_same_iterations() -> None:
+    """seeds/001 figure 6.1 in miniature: ISMCTS-T's tree is deeper than plain ISMCTS's from the same roots."""
+    from engine.search.depth import depth_table, sample_positions
+
+    game = registry.create("hearts", {"passing": "none", "target": 0})
+    positions = sample_positions(game, 4, seed=3, max_tricks=3)
+    assert all(len(p.legal_moves()) >= 2 and len(p.history) <= 12 for p in positions)
+    plain, with_t = depth_table(game, ["ismcts:iterations=300,reward=relative",
+                                       "ismcts:iterations=300,reward=relative,transpositions=true,dets=300"],
+                                positions, seed=3)
+    assert all(1 <= d <= 300 for d in plain["depths"] + with_t["depths"])
+    assert with_t["mean"] > plain["mean"]
+    with pytest.raises(VariantError):
+        depth_table(game, ["random"], positions, seed=3)
