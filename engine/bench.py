@@ -7,6 +7,11 @@ dealt hand) and reports iterations/s and seconds/move (median, min, max).
 ``python -m engine.bench --what playouts [--game G ...] [--seconds 2]`` reports random playouts/s (clone a
 dealt hand and play it out with random legal moves) and determinizations/s (of the current player's
 observation) for each game (every available game by default).
+
+``python -m engine.bench --what bytecodes --game G --agent SPEC --positions K`` counts the Python bytecodes
+the agent executes per iteration at the K openings, in total and per function (after one warm-up decision
+per position): a measure that does not drift with the machine's load, for comparing two versions of a hot
+path (it does not see the cost of C calls such as ``rng.random()``).
 """
 
 from __future__ import annotations
@@ -115,9 +120,47 @@ def bench_playouts(game: Game, seconds: float, seed: int) -> dict[str, Any]:
                     "determinizations_per_second": round(dets_cpu, 1)}}
 
 
+def bench_bytecodes(game: Game, spec: str, positions: int, seed: int, top: int = 12) -> dict[str, Any]:
+    """Bytecodes per iteration of ``spec`` (a fair search agent with an ``iterations`` budget) at the
+    openings, in total and for the ``top`` functions that execute the most."""
+    counts: dict[str, int] = {}
+
+    def trace_calls(frame: Any, event: str, arg: Any) -> Any:
+        frame.f_trace_opcodes = True
+        code = frame.f_code
+        name = f"{code.co_filename.rsplit('/', 1)[-1]}:{code.co_name}"
+
+        def trace_opcodes(frame: Any, event: str, arg: Any) -> Any:
+            if event == "opcode":
+                counts[name] = counts.get(name, 0) + 1
+            return trace_opcodes
+        return trace_opcodes
+
+    states = [first_decision(game, seed, k) for k in range(positions)]
+    iterations = 0
+    for k, state in enumerate(states):
+        observation = state.observation(state.current_player)
+        agents.make(spec, game).choose(observation, random.Random(k))  # warm-up: tables and caches
+        agent = agents.make(spec, game)
+        if not agent.fair:
+            raise GameError("bytecodes mode measures fair search agents only")
+        reports: list[Progress] = []
+        sys.settrace(trace_calls)
+        try:
+            agent.choose(observation, random.Random(derive_seed(seed, "agent", k)), Budget(on_progress=reports.append))
+        finally:
+            sys.settrace(None)
+        iterations += reports[-1].iterations if reports else 0
+    if not iterations:
+        raise GameError("the agent reported no iterations (bytecodes mode needs a search agent)")
+    ranked = sorted(counts.items(), key=lambda kv: -kv[1])
+    return {"iterations": iterations, "bytecodes_per_iteration": round(sum(counts.values()) / iterations),
+            "by_function": {name: round(n / iterations) for name, n in ranked[:top]}}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__.split("\n\n")[0])
-    p.add_argument("--what", choices=("agent", "playouts"), default="agent")
+    p.add_argument("--what", choices=("agent", "playouts", "bytecodes"), default="agent")
     p.add_argument("--game", action="append", help="game name (repeatable in playouts mode)")
     p.add_argument("--variant", action="append", default=[], metavar="K=V")
     p.add_argument("--agent", default="ismcts:iterations=10000", help="agent SPEC")
@@ -130,13 +173,16 @@ def main(argv: list[str] | None = None) -> int:
                                                                             else sys.argv[1:]))
     try:
         variant = registry.parse_variant(args.variant)
-        if args.what == "agent":
+        if args.what in ("agent", "bytecodes"):
             if not args.game or len(args.game) != 1:
-                p.error("agent mode needs exactly one --game")
+                p.error(f"{args.what} mode needs exactly one --game")
             game = registry.create(args.game[0], variant)
             out: dict[str, Any] = {"command": command, "game": game.name, "agent": args.agent,
                                    "positions": args.positions}
-            out.update(bench_agent(game, args.agent, args.positions, args.seed))
+            if args.what == "agent":
+                out.update(bench_agent(game, args.agent, args.positions, args.seed))
+            else:
+                out.update(bench_bytecodes(game, args.agent, args.positions, args.seed))
         else:
             names = args.game or registry.available()
             out = {"command": command, "games": {}}

@@ -242,3 +242,19 @@ def test_incompatible_search_options_are_refused_with_a_reason() -> None:
                          ("ismcts:reuse=true,transpositions=true", "transpositions")]:
         with pytest.raises(VariantError, match=reason):
             agents.make(spec, game)
+
+
+def test_bytecode_bench_counts_every_iteration_and_sees_the_playout() -> None:
+    """``--what bytecodes``: a load-independent cost per iteration; the playout is where most of it goes, and
+    stopping Sueca's PWL playouts early is visible in it (the WL reward plays every hand to the end)."""
+    from engine.bench import bench_bytecodes, main
+
+    game = registry.create("sueca")
+    pwl = bench_bytecodes(game, "ismcts:iterations=40", positions=2, seed=1)
+    assert pwl["iterations"] == 80
+    top = next(iter(pwl["by_function"]))
+    assert top == "tricks.py:play_out_tricks"
+    assert pwl["by_function"][top] < pwl["bytecodes_per_iteration"]
+    full = bench_bytecodes(game, "ismcts:iterations=40,reward=wl", positions=2, seed=1)
+    assert full["by_function"]["tricks.py:play_out_tricks"] > pwl["by_function"][top]
+    assert main(["--what", "bytecodes", "--game", "sueca", "--agent", "random", "--positions", "1"]) == 2

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from engine.cards import ITALIAN40, PORTUGUESE40, NotationError, popcount
 from engine.game import HandResult, Option, StateFormatError, VariantError
 from engine.games.sueca import game_points
-from engine.games.tricks import TrickGame, TrickState, trick_so_far
+from engine.games.tricks import TrickGame, TrickState, side_outcomes, trick_so_far
 from engine.observation import HiddenSlot
 
 SWAP_FLAG = 1 << 9
@@ -248,13 +248,13 @@ class BiscaState(TrickState):
                 self.revealed |= 1 << card
                 break
 
-    def random_rollout(self, rng: random.Random, stop_above: int = 0) -> None:
+    def random_rollout(self, rng: random.Random, stop_above: int = 0) -> list[int] | None:  # type: ignore[override]
         """Random playout to the end (search fast path): the same choices and final state as repeatedly
         doing ``legal_moves()[int(rng.random() * len(moves))]``, one trick at a time with table lookups
         instead of move lists (the exchange move, when legal, is the last of the moves).
 
         ``stop_above`` > 0: stop once a side holds more card points than that (before the stock is drawn
-        from), with the same choices up to there."""
+        from), with the same choices up to there, and return the sides' card points."""
         rand = rng.random
         g = self.game
         tables = g.tables
@@ -407,22 +407,19 @@ class BiscaState(TrickState):
         trick.clear()
         self.revealed = revealed
         self.leader = self.current = leader
+        return sides if stop_above else None
 
     def playout_outcomes(self, rng: random.Random) -> list[float]:
         """Random playout, stopped once a side holds more than half of the card points, and its outcomes."""
-        self.random_rollout(rng, self.game.winning_points)
-        return self.outcomes()
+        sides = self.random_rollout(rng, self.game.winning_points)
+        if sides is None:  # the hand was already over
+            return self.outcomes()
+        return side_outcomes(sides[0] - sides[1], self.num_players)
 
     def outcomes(self) -> list[float]:
         """Lean ``result().outcome(s)``: the side with more card points wins, equal points draw."""
-        four = self.num_players == 4
         ours, theirs = self.side_points()
-        lead = ours - theirs
-        if lead > 0:
-            return [1.0, 0.0, 1.0, 0.0] if four else [1.0, 0.0]
-        if lead < 0:
-            return [0.0, 1.0, 0.0, 1.0] if four else [0.0, 1.0]
-        return [0.5] * self.num_players
+        return side_outcomes(ours - theirs, self.num_players)
 
     # --- information ------------------------------------------------------------------------------
     def known_to(self, seat: int, observer: int) -> int:

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from engine.cards import PORTUGUESE40
 from engine.game import HandResult, Option, StateFormatError
-from engine.games.tricks import TrickGame, TrickState
+from engine.games.tricks import TrickGame, TrickState, side_outcomes
 
 GAME_POINT_SCALE = ((120, 4), (91, 2), (61, 1))
 
@@ -102,12 +102,7 @@ class SuecaState(TrickState):
     def outcomes(self) -> list[float]:
         """Lean ``result().outcome(s)``: the side with more card points wins, equal points draw."""
         ours, theirs = self.side_points()
-        lead = ours - theirs
-        if lead > 0:
-            return [1.0, 0.0, 1.0, 0.0]
-        if lead < 0:
-            return [0.0, 1.0, 0.0, 1.0]
-        return [0.5, 0.5, 0.5, 0.5]
+        return side_outcomes(ours - theirs, 4)
 
     def redeal_claim(self) -> int | None:
         """A seat entitled to ask for a redeal (under 10 points and no trump), or None."""

@@ -95,6 +95,15 @@ def solo_outcomes(points: list[int], best: int) -> list[float]:
     return [0.5 if p == best else 0.0 for p in points]
 
 
+def side_outcomes(lead: int, num_players: int) -> list[float]:
+    """Outcomes when side 0 (seat 0, or seats 0 and 2) has ``lead`` more card points than side 1."""
+    if lead > 0:
+        return [1.0, 0.0, 1.0, 0.0] if num_players == 4 else [1.0, 0.0]
+    if lead < 0:
+        return [0.0, 1.0, 0.0, 1.0] if num_players == 4 else [0.0, 1.0]
+    return [0.5] * num_players
+
+
 class TrickGame(Game):
     """Common setup of trick-taking games: deck tables, strength/points per card."""
 
@@ -301,7 +310,9 @@ class TrickState(GameState):
         """Random playout and its outcomes; in a game decided by card points (Sueca) the playout stops at
         the end of the trick that gives a side more than half of the points."""
         if self._plain_tricks:
-            self.play_out_tricks(rng, self.game.winning_points)
+            sides = self.play_out_tricks(rng, self.game.winning_points)
+            if sides is not None:
+                return side_outcomes(sides[0] - sides[1], self.num_players)
         else:
             self.random_rollout(rng)  # the subclass's own playout
         return self.outcomes()
@@ -316,14 +327,14 @@ class TrickState(GameState):
         return [rp[ours & m] + rp[ours >> r & m] + rp[ours >> r2 & m] + rp[ours >> r3],
                 rp[theirs & m] + rp[theirs >> r & m] + rp[theirs >> r2 & m] + rp[theirs >> r3]]
 
-    def play_out_tricks(self, rng: random.Random, stop_above: int = 0) -> None:
+    def play_out_tricks(self, rng: random.Random, stop_above: int = 0) -> list[int] | None:
         """Play the remaining tricks (follow suit if able, ``self.trump`` wins) with uniformly random legal
         cards: exactly the choices, voids, history and final state of the generic loop
         ``do(legal_moves()[int(rng.random() * len(moves))])`` of this class's rules, one trick at a time
         with table lookups (a followed suit's cards, trick-winner keys) instead of move lists.
 
         ``stop_above`` > 0 (two sides, points by rank): stop after the trick that gives a side (``seat % 2``)
-        more card points than that, the same choices up to there."""
+        more card points than that, the same choices up to there, and return the sides' card points."""
         g = self.game
         tables = g.tables
         suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
@@ -409,6 +420,7 @@ class TrickState(GameState):
                     break
         trick.clear()
         self.leader = self.current = leader
+        return sides if stop_above else None
 
     def _finish_trick(self) -> None:
         idx = self.trick_winner_index()
