@@ -57,23 +57,22 @@ class DealSampler:
             order = self.order
             unknown = self.unknown
             rand = rng.random
-            top = len(cards) - 1
+            trunc = int
             for _ in range(self.TRIES):
-                # Partial Fisher-Yates: draw each slot's cards (largest slot last) from the end of the deck;
-                # the last slot gets what is left. Every partition is equally likely.
+                # Draw each slot's cards (largest slot last) uniformly without replacement, popping them from
+                # a copy of the deck; the last slot gets what is left. Every partition is equally likely.
                 deck = cards[:]
+                pop = deck.pop
                 out = [0] * len(plan)
-                i = top
+                left = len(deck)
                 taken = 0
                 ok = True
                 for idx in order:
                     count, allowed = plan[idx]
                     m = 0
-                    for _k in range(count):
-                        j = int(rand() * (i + 1))
-                        m |= 1 << deck[j]
-                        deck[j] = deck[i]
-                        i -= 1
+                    for n in range(left, left - count, -1):
+                        m |= 1 << pop(trunc(rand() * n))
+                    left -= count
                     if m & ~allowed:
                         ok = False
                         break
