@@ -92,8 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", default="", metavar="PATH")
     args = parser.parse_args(argv)
     try:
-        variant = dict(kv.split("=", 1) for kv in args.variant)
-        game = registry.create(args.game, variant)
+        game = registry.create(args.game, registry.parse_variant(args.variant))
         positions = sample_positions(game, args.positions, args.seed, args.max_tricks)
         rows = depth_table(game, args.agents, positions, args.seed)
     except (VariantError, ValueError) as exc:
