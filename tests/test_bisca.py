@@ -336,30 +336,6 @@ def test_random_play_totals_and_rules():
             assert sum(state.tricks_won) == 20
 
 
-def _rollout_matches_generic_loop(name: str, variant: dict, seeds: int = 10) -> None:
-    """The game's random_rollout fast path makes the same choices as the generic legal_moves loop."""
-    from engine.game import GameState
-
-    game = registry.create(name, variant)
-    for seed in range(seeds):
-        state = game.new_hand(random.Random(seed), hand_index=seed)
-        rng = random.Random(seed)
-        for _ in range(seed * 3 % 40):
-            moves = state.legal_moves()
-            state.do(moves[int(rng.random() * len(moves))])
-        fast, slow = state.clone(), state.clone()
-        fast.random_rollout(random.Random(seed))
-        GameState.random_rollout(slow, random.Random(seed))
-        assert fast.is_terminal() and fast == slow, (name, variant, seed)
-
-
-@pytest.mark.parametrize("name,variant", [("bisca", {}), ("briscola", {"players": 4}),
-                                          ("bisca", {"hand_size": 3, "trump_exchange": "2"}),
-                                          ("briscola", {"trump_exchange": "7"})])
-def test_fast_rollout(name, variant):
-    _rollout_matches_generic_loop(name, variant)
-
-
 def test_determinization_is_uniform_over_hand_and_stock_order():
     """Each unknown card lies in the opponent's hand with probability 9/30 and on top of the stock with
     probability 1/30 (chi-square over 30 cards, df = 29, 0.999 quantile ~ 58.3; seeded, so deterministic)."""

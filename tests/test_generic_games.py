@@ -231,3 +231,26 @@ def test_playout_outcomes_equal_a_full_random_playout(name: str, variant: dict) 
         stopped += not early.is_terminal()
     if getattr(game, "points_decide", False):
         assert stopped >= 10, "a game decided by card points should usually stop its playouts early"
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
+def test_fast_random_rollout_equals_the_generic_loop(name: str, variant: dict) -> None:
+    """A game's inlined ``random_rollout`` (the search's playout) makes exactly the choices of the generic
+    loop ``do(legal_moves()[int(rng.random() * len(moves))])``, from openings and from mid-hand states."""
+    from engine.game import GameState
+
+    game = registry.create(name, variant)
+    for seed in range(8):
+        state = game.new_hand(random.Random(seed), dealer=seed % game.num_players)
+        rng = random.Random(seed + 1000)
+        for _ in range(seed * 5):
+            if state.is_terminal():
+                break
+            moves = state.legal_moves()
+            state.do(moves[int(rng.random() * len(moves))])
+        fast, slow = state.clone(), state.clone()
+        fast.random_rollout(random.Random(seed))
+        GameState.random_rollout(slow, random.Random(seed))
+        assert fast.is_terminal() and slow.is_terminal()
+        assert fast.to_json() == slow.to_json(), seed
+        assert fast.result().to_dict() == slow.result().to_dict()

@@ -7,7 +7,6 @@ import random
 
 import pytest
 
-from engine import registry
 from engine.cards import FRENCH52, popcount
 from engine.determinize import determinize
 from engine.game import IllegalMoveError, StateFormatError
@@ -314,28 +313,6 @@ def test_bad_json_and_illegal_moves():
         playing.apply(D.parse("2C") | PASS_FLAG)
     with pytest.raises(IllegalMoveError, match="not in seat 0's hand"):
         playing.apply(D.parse("2D"))
-
-
-def _rollout_matches_generic_loop(name: str, variant: dict, seeds: int = 10) -> None:
-    """The game's random_rollout fast path makes the same choices as the generic legal_moves loop."""
-    from engine.game import GameState
-
-    game = registry.create(name, variant)
-    for seed in range(seeds):
-        state = game.new_hand(random.Random(seed), hand_index=seed)
-        rng = random.Random(seed)
-        for _ in range(seed * 3 % 40):
-            moves = state.legal_moves()
-            state.do(moves[int(rng.random() * len(moves))])
-        fast, slow = state.clone(), state.clone()
-        fast.random_rollout(random.Random(seed))
-        GameState.random_rollout(slow, random.Random(seed))
-        assert fast.is_terminal() and fast == slow, (name, variant, seed)
-
-
-@pytest.mark.parametrize("variant", [{}, {"passing": "none", "queen_breaks_hearts": False}])
-def test_fast_rollout(variant):
-    _rollout_matches_generic_loop("hearts", variant)
 
 
 def test_hidden_pass_has_a_text():

@@ -143,27 +143,6 @@ def test_bad_json_and_unchanged_state_on_illegal_move():
             game.state_from_json(d)
 
 
-def _rollout_matches_generic_loop(name: str, variant: dict, seeds: int = 10) -> None:
-    """The game's random_rollout fast path makes the same choices as the generic legal_moves loop."""
-    from engine.game import GameState
-
-    game = registry.create(name, variant)
-    for seed in range(seeds):
-        state = game.new_hand(random.Random(seed), hand_index=seed)
-        rng = random.Random(seed)
-        for _ in range(seed * 3 % 40):
-            moves = state.legal_moves()
-            state.do(moves[int(rng.random() * len(moves))])
-        fast, slow = state.clone(), state.clone()
-        fast.random_rollout(random.Random(seed))
-        GameState.random_rollout(slow, random.Random(seed))
-        assert fast.is_terminal() and fast == slow, (name, variant, seed)
-
-
-def test_fast_rollout():
-    _rollout_matches_generic_loop("mosssidewhist", {})
-
-
 def test_hidden_discard_has_a_text():
     state = MossSideWhist().new_hand(random.Random(3))
     play(state, f"discard {lowest(state, 1, 0)[0]}")

@@ -17,24 +17,6 @@ GAMES = registry.available()
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_fast_random_rollout_equals_the_generic_loop(name: str) -> None:
-    game = registry.create(name)
-    for k in range(6):
-        state = game.new_hand(random.Random(k))
-        rng = random.Random(k)
-        for _ in range(7 * k):
-            if state.is_terminal():
-                break
-            state.do(rng.choice(state.legal_moves()))
-        fast, slow = state.clone(), state.clone()
-        fast.random_rollout(random.Random(99))
-        GameState.random_rollout(slow, random.Random(99))
-        assert fast.is_terminal() and slow.is_terminal()
-        assert fast.to_dict() == slow.to_dict()
-        assert fast.result().to_dict() == slow.result().to_dict()
-
-
-@pytest.mark.parametrize("name", GAMES)
 def test_sampler_deals_are_consistent_with_the_observation(name: str) -> None:
     game = registry.create(name)
     rng = random.Random(5)
