@@ -171,6 +171,7 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
         return move, to_rate(reward_kind, ch.total / ch.visits) if ch.visits else None
 
     pwl = reward_kind == "pwl"
+    wl = reward_kind == "wl"
     beam_width = conf.beam_width
     beam_depth = 1
     next_beam = conf.beam_limit if beam_width > 0 else -1
@@ -288,6 +289,8 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
         if plain_random:
             if pwl:  # may stop the playout once the outcome is settled
                 rewards = d.playout_outcomes(rng)
+            elif wl:
+                rewards = [2.0 * o - 1.0 for o in d.playout_outcomes(rng)]
             else:
                 d.random_rollout(rng)  # returns at once on a finished hand
                 rewards = reward_vector(reward_kind, d)

@@ -46,7 +46,7 @@ def uct_search(state: GameState, rng: random.Random, clock: Clock, c: float, rew
     log = math.log
     sqrt = math.sqrt
     rand = rng.random
-    playout_outcomes = sim == "random" and reward_kind == "pwl"
+    playout_outcomes = sim == "random" and reward_kind in ("pwl", "wl")
     i = 0
     limit = max_iterations if max_iterations is not None else 1 << 62
     while i < limit and not clock.done(iteration_offset + i):
@@ -80,6 +80,8 @@ def uct_search(state: GameState, rng: random.Random, clock: Clock, c: float, rew
             path.append(node)
         if playout_outcomes:  # may stop the playout once the outcome is settled
             rewards = s.playout_outcomes(rng)
+            if reward_kind == "wl":
+                rewards = [2.0 * o - 1.0 for o in rewards]
         else:
             if not s.is_terminal():
                 simulate(s, rng, sim, None, None, None)
