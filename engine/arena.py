@@ -1,7 +1,7 @@
 """The arena: AI-vs-AI tournaments with confidence intervals (the research harness).
 
     python -m engine.arena --game GAME [--variant KEY=VALUE ...] --agents SPEC [SPEC ...] --games N
-                           [--seed S] [--jobs J] [--unit hand|match] [--json PATH]
+                           [--seed S] [--jobs J] [--unit hand|match] [--json PATH] [--records PATH]
 
 One SPEC per seat, in seat order. Every deal is played once per *distinct rotation* of the agents over
 the seats (duplicate deals), so each agent plays every seat on the same cards; ``--games`` is the total
@@ -11,6 +11,13 @@ last seat of every deal (in 4-player partnership games seats 0+2 are the side th
 
 Results are identical for the same seed whatever ``--jobs``: every deal and every agent decision draws
 from seeds derived from ``--seed``, the deal index and the rotation.
+
+``--records PATH`` appends every finished game to a JSON Lines file as soon as it ends (a header line with
+the run's parameters, then one line per game: deal, rotation, the agent at each seat, points, outcomes,
+moves), for paired per-deal analyses. Run the same command again with the same file and it resumes: the
+games already recorded are read back instead of played, so a long run that was stopped continues where it
+stopped and ends with the same summary as an uninterrupted run. Ctrl-C stops a run cleanly: the games
+finished so far are summarized (marked ``"interrupted": true``) and kept in the records file.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import math
 import multiprocessing
 import os
 import random
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -156,6 +164,10 @@ def play_one(game_name: str, variant: dict[str, Any], specs: list[str], arrangem
     return GameRecord(deal, rotation, arrangement, points, _seat_outcomes(match.winner_seats(), teams, n), moves)
 
 
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _play_task(args: tuple) -> GameRecord:
     return play_one(*args)
 
@@ -197,9 +209,63 @@ def summarize(records: list[GameRecord], specs: list[str], teams: list[tuple[int
     return {"agents": agent_rows, "seats": seat_rows, "teams": team_rows}
 
 
+RECORDS_VERSION = 1
+
+
+class RecordsFile:
+    """The ``--records`` JSON Lines file of one run: header, then one finished game per line."""
+
+    def __init__(self, path: str, header: dict[str, Any]) -> None:
+        self.path = path
+        self.header = {"arena_records": RECORDS_VERSION, **header}
+        self.done: dict[tuple[int, int], GameRecord] = {}
+        if os.path.exists(path) and os.path.getsize(path) > 0:
+            self._load()
+        else:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(json.dumps(self.header) + "\n")
+
+    def _load(self) -> None:
+        path = self.path
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        lines = text.split("\n")
+        complete = lines[:-1]  # a last line without its newline was cut off mid-write: dropped below
+        try:
+            header = json.loads(complete[0]) if complete else None
+        except json.JSONDecodeError:
+            header = None
+        if not isinstance(header, dict) or header.get("arena_records") != RECORDS_VERSION:
+            raise GameError(f"{path} is not an arena records file (version {RECORDS_VERSION}); "
+                            "give --records a new path")
+        if header != self.header:
+            diff = sorted(k for k in set(header) | set(self.header) if header.get(k) != self.header.get(k))
+            raise GameError(f"{path} records a different run (differs in: {', '.join(diff)}); give --records "
+                            "a new path or repeat that run's command")
+        for n, line in enumerate(complete[1:], start=2):
+            try:
+                d = json.loads(line)
+                rec = GameRecord(int(d["deal"]), int(d["rotation"]), [int(a) for a in d["seat_agents"]],
+                                 [float(p) for p in d["points"]], [float(o) for o in d["outcomes"]],
+                                 int(d["moves"]))
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
+                raise GameError(f"{path} line {n} is not a game record ({e}); the file is left as it is") from e
+            self.done[(rec.deal, rec.rotation)] = rec
+        if lines[-1]:  # cut off mid-write: rewrite the file without the partial line
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("\n".join(complete) + "\n")
+
+    def append(self, rec: GameRecord) -> None:
+        """Add one finished game (written and flushed at once)."""
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"deal": rec.deal, "rotation": rec.rotation, "seat_agents": rec.seat_agents,
+                                "points": rec.points, "outcomes": rec.outcomes, "moves": rec.moves}) + "\n")
+
+
 def run(game_name: str, variant: dict[str, Any], specs: list[str], games: int, seed: int = 0, jobs: int = 0,
-        unit: str = "hand", progress: bool = False) -> dict[str, Any]:
-    """Run a tournament and return the JSON-ready summary."""
+        unit: str = "hand", progress: bool = False, records_path: str | None = None) -> dict[str, Any]:
+    """Run a tournament and return the JSON-ready summary. With ``records_path`` every finished game is
+    appended to that file and the games it already holds are not played again (resume)."""
     game = registry.create(game_name, variant)
     variant = game.variant
     if len(specs) != game.num_players:
@@ -213,35 +279,58 @@ def run(game_name: str, variant: dict[str, Any], specs: list[str], games: int, s
     deals = max(1, math.ceil(games / len(arrangements)))
     tasks = [(game_name, variant, specs, arr, unit, seed, d, r)
              for d in range(deals) for r, arr in enumerate(arrangements)]
+    book = None
+    if records_path:
+        book = RecordsFile(records_path, {"game": game_name, "variant": variant, "specs": list(specs),
+                                          "seed": seed, "unit": unit})
+    finished = book.done if book is not None else {}
+    records = [finished[(t[6], t[7])] for t in tasks if (t[6], t[7]) in finished]
+    todo = [t for t in tasks if (t[6], t[7]) not in finished]
     jobs = jobs or os.cpu_count() or 1
     started = time.time()
-    records: list[GameRecord] = []
+    resumed = len(records)
 
     def report(done: int) -> None:
         if progress:
-            rate = done / max(1e-9, time.time() - started)
+            rate = (done - resumed) / max(1e-9, time.time() - started)
             print(f"\r{done}/{len(tasks)} games  {rate:.1f}/s", end="", file=sys.stderr, flush=True)
 
-    if jobs == 1 or len(tasks) == 1:
-        for i, t in enumerate(tasks):
-            records.append(_play_task(t))
-            if i % 10 == 9 or i + 1 == len(tasks):
-                report(i + 1)
-    else:
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(jobs) as pool:
-            chunk = max(1, min(50, len(tasks) // (jobs * 8)))
-            for i, rec in enumerate(pool.imap(_play_task, tasks, chunksize=chunk)):
-                records.append(rec)
-                if i % 10 == 9 or i + 1 == len(tasks):
-                    report(i + 1)
+    def keep(rec: GameRecord) -> None:
+        records.append(rec)
+        if book is not None:
+            book.append(rec)
+        if len(records) % 10 == 0 or len(records) == len(tasks):
+            report(len(records))
+
+    interrupted = False
+    try:
+        if jobs == 1 or len(todo) <= 1:
+            for t in todo:
+                keep(_play_task(t))
+        else:
+            ctx = multiprocessing.get_context("spawn")
+            with ctx.Pool(jobs, initializer=_ignore_interrupts) as pool:  # Ctrl-C is the parent's to handle
+                chunk = max(1, min(50, len(todo) // (jobs * 8)))
+                for rec in pool.imap(_play_task, todo, chunksize=chunk):
+                    keep(rec)
+    except KeyboardInterrupt:
+        interrupted = True
     if progress:
         print(file=sys.stderr)
+    if not records:
+        raise GameError("interrupted before any game finished: nothing to summarize")
+    order = {(t[6], t[7]): i for i, t in enumerate(tasks)}
+    records.sort(key=lambda r: order[(r.deal, r.rotation)])  # the summary does not depend on finishing order
     out: dict[str, Any] = {"game": game_name, "variant": variant, "unit": unit, "games": len(records),
                            "deals": deals, "rotations": len(arrangements), "seed": seed, "specs": specs,
                            **summarize(records, specs, game.teams()),
                            "mean_moves": sum(r.moves for r in records) / len(records),
                            "seconds": round(time.time() - started, 3)}
+    if resumed:
+        out["resumed_games"] = resumed
+    if interrupted:
+        out["interrupted"] = True
+        out["planned_games"] = len(tasks)
     return out
 
 
@@ -258,7 +347,9 @@ def format_table(summary: dict[str, Any]) -> str:
     head = (f"{'':<34} {'games':>7} {'wins':>7} {'ties':>6} {'losses':>7} {'win rate [95% CI]':>24} "
             f"{'mean points [95% CI]':>24}")
     lines = [f"{summary['game']} {summary['variant']}  unit={summary['unit']}  games={summary['games']} "
-             f"seed={summary['seed']}", head]
+             f"seed={summary['seed']}"
+             + (f"  INTERRUPTED after {summary['games']} of {summary['planned_games']} games"
+                if summary.get("interrupted") else ""), head]
     lines += [row(f"agent {a['spec']}", a) for a in summary["agents"]]
     lines += [row(f"seat {s['seat']}", s) for s in summary["seats"]]
     if any(len(t["seats"]) > 1 for t in summary["teams"]):
@@ -310,6 +401,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
     parser.add_argument("--unit", choices=("hand", "match"), default="hand")
     parser.add_argument("--json", metavar="PATH")
+    parser.add_argument("--records", metavar="PATH",
+                        help="append every finished game to this JSON Lines file; an existing file of the same "
+                             "run is resumed")
     parser.add_argument("--list-games", action="store_true")
     parser.add_argument("--list-agents", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="no progress line")
@@ -328,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         variant = registry.parse_variant(args.variant)
         summary = run(args.game, variant, args.agents, args.games, args.seed, args.jobs, args.unit,
-                      progress=not args.quiet)
+                      progress=not args.quiet, records_path=args.records)
     except GameError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -337,6 +431,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(summary, f, indent=2)
+    if summary.get("interrupted"):
+        again = f"; run the same command to resume from {args.records}" if args.records else ""
+        print(f"interrupted: {summary['games']} of {summary['planned_games']} games summarized{again}",
+              file=sys.stderr)
+        return 130
     return 0
 
 

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from engine import arena
+from engine.game import GameError
 
 
 def test_rotations_deduplicate_identical_arrangements() -> None:
@@ -104,3 +105,71 @@ def test_variant_flag_may_be_repeated(tmp_path) -> None:
                        "--json", str(path)]) == 0
     variant = json.loads(path.read_text())["variant"]
     assert variant["target"] == 0 and variant["trump_card"] == "top"
+
+
+RANDOM4 = ["random"] * 4
+
+
+def _lines(path) -> list[str]:
+    return path.read_text().splitlines()
+
+
+def test_records_file_keeps_every_game_and_resumes_a_stopped_run(tmp_path) -> None:
+    whole = arena.run("sueca", {"target": 0}, RANDOM4, games=6, seed=3, jobs=1)
+    path = tmp_path / "run.jsonl"
+    first = arena.run("sueca", {"target": 0}, RANDOM4, games=6, seed=3, jobs=1, records_path=str(path))
+    assert {k: first[k] for k in ("agents", "seats", "teams")} == {k: whole[k] for k in ("agents", "seats", "teams")}
+    lines = _lines(path)
+    assert len(lines) == 7 and json.loads(lines[0])["specs"] == RANDOM4
+    assert {json.loads(x)["deal"] for x in lines[1:]} == set(range(6))
+    # A run killed after three games, in the middle of writing the fourth:
+    path.write_text("\n".join(lines[:4]) + "\n" + lines[4][:25])
+    resumed = arena.run("sueca", {"target": 0}, RANDOM4, games=6, seed=3, jobs=1, records_path=str(path))
+    assert resumed["resumed_games"] == 3 and resumed["games"] == 6
+    assert {k: resumed[k] for k in ("agents", "seats", "teams")} == {k: whole[k] for k in ("agents", "seats", "teams")}
+    assert sorted(_lines(path)[1:]) == sorted(lines[1:])
+
+
+def test_records_of_another_run_or_a_damaged_file_are_refused_and_left_alone(tmp_path) -> None:
+    path = tmp_path / "run.jsonl"
+    arena.run("sueca", {"target": 0}, RANDOM4, games=2, seed=3, jobs=1, records_path=str(path))
+    before = path.read_text()
+    with pytest.raises(GameError, match="different run .*seed"):
+        arena.run("sueca", {"target": 0}, RANDOM4, games=2, seed=4, jobs=1, records_path=str(path))
+    lines = before.splitlines()
+    path.write_text("\n".join([lines[0], "{not json", *lines[2:]]) + "\n")
+    damaged = path.read_text()
+    with pytest.raises(GameError, match="line 2 is not a game record"):
+        arena.run("sueca", {"target": 0}, RANDOM4, games=2, seed=3, jobs=1, records_path=str(path))
+    assert path.read_text() == damaged
+    other = tmp_path / "notes.txt"
+    other.write_text("my notes\n")
+    assert arena.main(["--game", "sueca", "--agents", *RANDOM4, "--games", "2", "--jobs", "1", "--quiet",
+                       "--records", str(other)]) == 2
+    assert other.read_text() == "my notes\n"
+
+
+def test_ctrl_c_summarizes_the_finished_games_and_keeps_them(tmp_path, monkeypatch, capsys) -> None:
+    real = arena._play_task
+    calls = []
+
+    def stop_at_the_third(task):
+        calls.append(task)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(task)
+
+    monkeypatch.setattr(arena, "_play_task", stop_at_the_third)
+    records, out = tmp_path / "run.jsonl", tmp_path / "out.json"
+    code = arena.main(["--game", "sueca", "--variant", "target=0", "--agents", *RANDOM4, "--games", "8",
+                       "--seed", "5", "--jobs", "1", "--quiet", "--records", str(records), "--json", str(out)])
+    assert code == 130
+    data = json.loads(out.read_text())
+    assert data["interrupted"] is True and data["games"] == 2 and data["planned_games"] == 8
+    assert len(_lines(records)) == 3
+    captured = capsys.readouterr()
+    assert "INTERRUPTED after 2 of 8" in captured.out and "resume" in captured.err
+    monkeypatch.setattr(arena, "_play_task", real)
+    assert arena.main(["--game", "sueca", "--variant", "target=0", "--agents", *RANDOM4, "--games", "8",
+                       "--seed", "5", "--jobs", "1", "--quiet", "--records", str(records), "--json", str(out)]) == 0
+    assert json.loads(out.read_text())["resumed_games"] == 2 and len(_lines(records)) == 9
