@@ -206,7 +206,30 @@ def summarize(records: list[GameRecord], specs: list[str], teams: list[tuple[int
                  for s in range(n_seats)]
     team_rows = [{"seats": list(t), **block([r.outcomes[t[0]] for r in records], [r.points[t[0]] for r in records])}
                  for t in teams]
-    return {"agents": agent_rows, "seats": seat_rows, "teams": team_rows}
+    out: dict[str, Any] = {"agents": agent_rows, "seats": seat_rows, "teams": team_rows}
+    if len(distinct) == 2:
+        out["paired"] = paired_difference(records, specs, distinct)
+    return out
+
+
+def paired_difference(records: list[GameRecord], specs: list[str], pair: list[str]) -> dict[str, Any]:
+    """``pair[0]`` minus ``pair[1]`` on the same deals: per game, the mean outcome (and points) of the seats
+    each holds; per deal, the mean over its rotations; then the mean over deals with a normal 95% interval.
+    Every agent plays every seat of a deal, so the luck of the cards cancels deal by deal."""
+    by_deal: dict[int, list[tuple[float, float]]] = {}
+    for r in records:
+        held = [[s for s, a in enumerate(r.seat_agents) if specs[a] == spec] for spec in pair]
+        if not held[0] or not held[1]:
+            continue
+        outcome = [sum(r.outcomes[s] for s in seats) / len(seats) for seats in held]
+        points = [sum(r.points[s] for s in seats) / len(seats) for seats in held]
+        by_deal.setdefault(r.deal, []).append((outcome[0] - outcome[1], points[0] - points[1]))
+    per_deal = [(sum(o for o, _p in v) / len(v), sum(p for _o, p in v) / len(v)) for v in by_deal.values()]
+    outcome_mean, outcome_ci = mean_interval([o for o, _p in per_deal])
+    points_mean, points_ci = mean_interval([p for _o, p in per_deal])
+    return {"first": pair[0], "second": pair[1], "deals": len(per_deal),
+            "outcome_difference": outcome_mean, "outcome_difference_ci95": list(outcome_ci),
+            "points_difference": points_mean, "points_difference_ci95": list(points_ci)}
 
 
 RECORDS_VERSION = 1
@@ -354,6 +377,13 @@ def format_table(summary: dict[str, Any]) -> str:
     lines += [row(f"seat {s['seat']}", s) for s in summary["seats"]]
     if any(len(t["seats"]) > 1 for t in summary["teams"]):
         lines += [row(f"team {'+'.join(map(str, t['seats']))}", t) for t in summary["teams"]]
+    paired = summary.get("paired")
+    if paired:
+        olo, ohi = paired["outcome_difference_ci95"]
+        plo, phi = paired["points_difference_ci95"]
+        lines.append(f"paired over {paired['deals']} deals, first agent minus second: outcome "
+                     f"{paired['outcome_difference']:+.3f} [{olo:+.3f}, {ohi:+.3f}], points "
+                     f"{paired['points_difference']:+.2f} [{plo:+.2f}, {phi:+.2f}]")
     return "\n".join(lines)
 
 

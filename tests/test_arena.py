@@ -173,3 +173,18 @@ def test_ctrl_c_summarizes_the_finished_games_and_keeps_them(tmp_path, monkeypat
     assert arena.main(["--game", "sueca", "--variant", "target=0", "--agents", *RANDOM4, "--games", "8",
                        "--seed", "5", "--jobs", "1", "--quiet", "--records", str(records), "--json", str(out)]) == 0
     assert json.loads(out.read_text())["resumed_games"] == 2 and len(_lines(records)) == 9
+
+
+def test_two_agents_get_a_paired_difference_over_the_same_deals() -> None:
+    """A B A B in Sueca: every deal is played with the teams swapped; the paired difference is the mean over
+    deals of (A's outcome - B's outcome), so with both rotations of every deal it equals the difference of
+    the agents' mean outcomes, and a search clearly beats random play on it."""
+    out = arena.run("sueca", {"target": 0}, ["ismcts:iterations=200", "random"] * 2, games=16, seed=4, jobs=1)
+    paired = out["paired"]
+    assert paired["first"] == "ismcts:iterations=200" and paired["deals"] == 8
+    a, b = out["agents"]
+    mean_outcome = {row["spec"]: (row["wins"] + row["ties"] / 2) / row["games"] for row in out["agents"]}
+    assert paired["outcome_difference"] == pytest.approx(mean_outcome[a["spec"]] - mean_outcome[b["spec"]])
+    assert paired["points_difference"] == pytest.approx(a["mean_points"] - b["mean_points"])
+    assert paired["outcome_difference"] > 0 and paired["points_difference_ci95"][0] > 0
+    assert "paired" not in arena.run("sueca", {"target": 0}, RANDOM4, games=2, seed=4, jobs=1)
