@@ -16,8 +16,9 @@ from seeds derived from ``--seed``, the deal index and the rotation.
 the run's parameters, then one line per game: deal, rotation, the agent at each seat, points, outcomes,
 moves), for paired per-deal analyses. Run the same command again with the same file and it resumes: the
 games already recorded are read back instead of played, so a long run that was stopped continues where it
-stopped and ends with the same summary as an uninterrupted run. Ctrl-C stops a run cleanly: the games
-finished so far are summarized (marked ``"interrupted": true``) and kept in the records file.
+stopped and ends with the same summary as an uninterrupted run. Ctrl-C, SIGINT or SIGTERM stop a run
+cleanly: the games finished so far are summarized (marked ``"interrupted": true``) and kept in the records
+file.
 """
 
 from __future__ import annotations
@@ -162,6 +163,19 @@ def play_one(game_name: str, variant: dict[str, Any], specs: list[str], arrangem
     team_of_seat = {s: i for i, t in enumerate(teams) for s in t}
     points = [float(match.totals[team_of_seat[s]]) for s in range(n)]
     return GameRecord(deal, rotation, arrangement, points, _seat_outcomes(match.winner_seats(), teams, n), moves)
+
+
+def _stop_on_signals() -> dict[int, Any]:
+    """Make SIGTERM (a batch system's or ``kill``'s stop) and SIGINT (also when a background launch ignored it)
+    stop a run as Ctrl-C does: the finished games are summarized and kept. Returns the previous handlers."""
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = {}
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        previous[signum] = signal.signal(signum, stop)
+    return previous
 
 
 def _ignore_interrupts() -> None:
@@ -449,6 +463,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1:
         parser.error("--games must be at least 1")
     command = "python -m engine.arena " + " ".join(sys.argv[1:] if argv is None else argv)
+    previous = _stop_on_signals()
     try:
         variant = registry.parse_variant(args.variant)
         summary = run(args.game, variant, args.agents, args.games, args.seed, args.jobs, args.unit,
@@ -456,6 +471,9 @@ def main(argv: list[str] | None = None) -> int:
     except GameError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     summary = {"command": command, **summary}
     print(format_table(summary))
     if args.json:

@@ -188,3 +188,27 @@ def test_two_agents_get_a_paired_difference_over_the_same_deals() -> None:
     assert paired["points_difference"] == pytest.approx(a["mean_points"] - b["mean_points"])
     assert paired["outcome_difference"] > 0 and paired["points_difference_ci95"][0] > 0
     assert "paired" not in arena.run("sueca", {"target": 0}, RANDOM4, games=2, seed=4, jobs=1)
+
+
+def test_sigterm_stops_a_run_like_ctrl_c(tmp_path, monkeypatch) -> None:
+    import os
+    import signal
+
+    real = arena._play_task
+    calls = []
+
+    def terminated_at_the_second(task):
+        calls.append(task)
+        if len(calls) == 2:
+            os.kill(os.getpid(), signal.SIGTERM)  # as a batch system stops a job
+        return real(task)
+
+    before = signal.getsignal(signal.SIGTERM)
+    monkeypatch.setattr(arena, "_play_task", terminated_at_the_second)
+    out = tmp_path / "out.json"
+    code = arena.main(["--game", "sueca", "--variant", "target=0", "--agents", *RANDOM4, "--games", "6",
+                       "--seed", "5", "--jobs", "1", "--quiet", "--json", str(out)])
+    assert code == 130
+    data = json.loads(out.read_text())
+    assert data["interrupted"] is True and 1 <= data["games"] <= 2
+    assert signal.getsignal(signal.SIGTERM) == before  # the CLI puts the handlers back
