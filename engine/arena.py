@@ -347,8 +347,10 @@ def run(game_name: str, variant: dict[str, Any], specs: list[str], games: int, s
         else:
             ctx = multiprocessing.get_context("spawn")
             with ctx.Pool(jobs, initializer=_ignore_interrupts) as pool:  # Ctrl-C is the parent's to handle
-                chunk = max(1, min(50, len(todo) // (jobs * 8)))
-                for rec in pool.imap(_play_task, todo, chunksize=chunk):
+                # With a records file every game is written as soon as it ends (one task at a time); the
+                # summary sorts the records, so the finishing order does not matter.
+                chunk = 1 if book is not None else max(1, min(50, len(todo) // (jobs * 8)))
+                for rec in pool.imap_unordered(_play_task, todo, chunksize=chunk):
                     keep(rec)
     except KeyboardInterrupt:
         interrupted = True
