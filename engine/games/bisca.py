@@ -274,7 +274,7 @@ class BiscaState(TrickState):
         revealed = self.revealed
         trick = self.trick
         leader = self.leader
-        if stop_above:
+        if stop_above:  # a trick's points inlined (points_of's sum): once per trick in the hot loop
             rank_points = g.rank_points
             ranks3 = 3 * ranks
             sides = self.side_points()

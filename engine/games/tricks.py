@@ -146,6 +146,11 @@ class TrickGame(Game):
             table[sub] = table[sub ^ (1 << high)] + values[high]
         return table
 
+    def points_of(self, cards: int) -> int:
+        """Card points of a card set: one :attr:`rank_points` lookup per suit."""
+        rp, r, m = self.rank_points, self.tables.ranks, self.tables.rank_mask
+        return rp[cards & m] + rp[cards >> r & m] + rp[cards >> 2 * r & m] + rp[cards >> 3 * r]
+
     @cached_property
     def winning_points(self) -> int:
         """With :attr:`points_decide`: more card points than this (half of the deck's) win the hand; else 0."""
@@ -320,12 +325,10 @@ class TrickState(GameState):
     def side_points(self) -> list[int]:
         """Card points captured so far by each side: seats 0, 2 and seats 1, 3 (or seat 0 and seat 1)."""
         won = self.won
-        ours, theirs = (won[0] | won[2], won[1] | won[3]) if len(won) == 4 else (won[0], won[1])
-        g = self.game
-        rp, r, m = g.rank_points, g.tables.ranks, g.tables.rank_mask
-        r2, r3 = 2 * r, 3 * r
-        return [rp[ours & m] + rp[ours >> r & m] + rp[ours >> r2 & m] + rp[ours >> r3],
-                rp[theirs & m] + rp[theirs >> r & m] + rp[theirs >> r2 & m] + rp[theirs >> r3]]
+        points_of = self.game.points_of
+        if len(won) == 4:
+            return [points_of(won[0] | won[2]), points_of(won[1] | won[3])]
+        return [points_of(won[0]), points_of(won[1])]
 
     def play_out_tricks(self, rng: random.Random, stop_above: int = 0) -> list[int] | None:
         """Play the remaining tricks (follow suit if able, ``self.trump`` wins) with uniformly random legal
@@ -348,7 +351,7 @@ class TrickState(GameState):
         rand = rng.random
         trick = self.trick
         leader = self.leader
-        if stop_above:
+        if stop_above:  # a trick's points inlined (points_of's sum): once per trick in the hot loop
             rank_points = g.rank_points
             ranks3 = 3 * ranks
             sides = self.side_points()
@@ -447,24 +450,7 @@ class TrickState(GameState):
 
     def points_in(self, cards: int) -> int:
         """Card points of a card set."""
-        total = 0
-        for v, m in self.point_classes():
-            total += v * (cards & m).bit_count()
-        return total
-
-    def point_classes(self) -> tuple[tuple[int, int], ...]:
-        """``(points, mask of the cards worth them)`` for every nonzero card value of the game."""
-        g = self.game
-        table = g.__dict__.get("_point_masks")
-        if table is None or table[0] is not g.card_points:
-            # (value, mask of the cards worth that value), built once per game from card_points
-            by_value: dict[int, int] = {}
-            for c, v in enumerate(g.card_points):
-                if v:
-                    by_value[v] = by_value.get(v, 0) | 1 << c
-            table = (g.card_points, tuple(by_value.items()))
-            g._point_masks = table  # type: ignore[attr-defined]
-        return table[1]
+        return self.game.points_of(cards)
 
     def known_to(self, seat: int, observer: int) -> int:
         """Cards of ``seat``'s hand that ``observer`` knows are there (default: own hand only)."""
