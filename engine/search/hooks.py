@@ -54,9 +54,9 @@ _PROVIDERS: dict[str, tuple[str, ...]] = {
     "pharaoh": ("engine.agents.pharaoh_rules", "engine.games.pharaoh"),
     "hearts": ("engine.agents.heuristic", "engine.games.hearts", "engine.search.hearts_abstraction",
                "engine.search.hearts_inference"),
-    "sueca": ("engine.agents.heuristic",),
-    "bisca": ("engine.agents.heuristic",),
-    "briscola": ("engine.agents.heuristic",),
+    "sueca": ("engine.agents.heuristic", "engine.search.trick_greedy"),
+    "bisca": ("engine.agents.heuristic", "engine.search.trick_greedy"),
+    "briscola": ("engine.agents.heuristic", "engine.search.trick_greedy"),
     "mosssidewhist": ("engine.agents.heuristic", "engine.games.mosssidewhist"),
 }
 
