@@ -7,6 +7,7 @@ import random
 import pytest
 
 from engine import agents, registry
+from engine.game import VariantError
 from engine.search import hooks
 from engine.search.trick_greedy import egreedy_move, greedy_move
 from tests.test_heuristic import sueca_position
@@ -97,7 +98,6 @@ def test_search_with_greedy_playouts_is_seeded_and_legal(name):
 
 def test_unknown_simulation_lists_the_greedy_policies():
     game = registry.create("briscola")
-    with pytest.raises(Exception) as err:
-        agents.make("ismcts:iterations=10,sim=nosuch", game).choose(
-            game.new_hand(random.Random(1)).observation(0), random.Random(1))
+    with pytest.raises(VariantError) as err:
+        agents.make("ismcts:iterations=10,sim=nosuch", game)
     assert "egreedy" in str(err.value) and "greedy" in str(err.value)
