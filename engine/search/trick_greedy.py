@@ -18,6 +18,7 @@ probability ``EPSILON`` (keeps the playouts varied, as seeds/002's epsilon-greed
 from __future__ import annotations
 
 import random
+import weakref
 from typing import Any
 
 from engine.search import hooks
@@ -54,13 +55,13 @@ class _Tables:
             self.load_key[trump] = [((1 - is_trump[c]) * 64 + pts[c]) * 64 - strength[c] for c in range(size)]
 
 
-_tables: dict[int, _Tables] = {}
+_tables: weakref.WeakKeyDictionary[Any, _Tables] = weakref.WeakKeyDictionary()
 
 
 def _tables_for(game: Any) -> _Tables:
-    t = _tables.get(id(game))
-    if t is None or t.points is not game.card_points:
-        t = _tables[id(game)] = _Tables(game)
+    t = _tables.get(game)
+    if t is None:
+        t = _tables[game] = _Tables(game)
     return t
 
 
