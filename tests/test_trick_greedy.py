@@ -10,7 +10,9 @@ from engine import agents, registry
 from engine.game import VariantError
 from engine.search import hooks
 from engine.search.trick_greedy import egreedy_move, greedy_move
+from engine.worker import MoveRequest, choose_move
 from tests.test_heuristic import sueca_position
+from tests.test_search import decision_points, other_world
 
 POINT_GAMES = ["sueca", "bisca", "briscola"]
 
@@ -101,3 +103,20 @@ def test_unknown_simulation_lists_the_greedy_policies():
     with pytest.raises(VariantError) as err:
         agents.make("ismcts:iterations=10,sim=nosuch", game)
     assert "egreedy" in str(err.value) and "greedy" in str(err.value)
+
+
+@pytest.mark.parametrize("name", POINT_GAMES)
+def test_greedy_playout_search_is_fair(name):
+    """With greedy playouts the search still decides from the observation only."""
+    game = registry.create(name)
+    checked = 0
+    for i, state in enumerate(decision_points(game, 13, 3)):
+        other = other_world(state, i)
+        if other is None:
+            continue
+        seat = state.current_player
+        moves = [choose_move(MoveRequest(name, game.variant, "ismcts:iterations=24,sim=egreedy", world.to_json(),
+                                         seat, seed=3 + i)) for world in (state, other)]
+        assert moves[0] == moves[1]
+        checked += 1
+    assert checked > 0
