@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine import registry
+from engine import agents, registry
 from engine.determinize import determinize
 from engine.game import GameState, HandResult
 from engine.search.common import reward_vector
@@ -240,3 +240,16 @@ def test_bytecode_bench_counts_every_iteration_and_sees_the_playout() -> None:
     full = bench_bytecodes(game, "ismcts:iterations=40,reward=wl", positions=2, seed=1)
     assert full["by_function"]["tricks.py:play_out_tricks"] > pwl["by_function"][top]
     assert main(["--what", "bytecodes", "--game", "sueca", "--agent", "random", "--positions", "1"]) == 2
+
+
+@pytest.mark.parametrize(("name", "variant", "expected"), [
+    ("bisca", {}, 0.25), ("bisca", {"hand_size": 7}, 0.25), ("bisca", {"hand_size": 3}, 0.7),
+    ("briscola", {}, 0.7), ("briscola", {"hand_size": 9}, 0.25), ("sueca", {}, 0.7), ("hearts", {}, 0.7)])
+def test_default_exploration_follows_the_hand_size(name, variant, expected):
+    """0.25 where seeds/000 6.4 tuned it (7-9 cards, free play while the stock lasts), else 0.7; an explicit c wins."""
+    from engine.search.common import exploration
+
+    game = registry.create(name, variant)
+    assert exploration(-1.0, game) == expected
+    assert exploration(0.4, game) == 0.4
+    assert agents.make("ismcts:iterations=5", game).conf.c == expected

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 
 from engine.agents.base import Budget, Progress
-from engine.game import GameState, HandResult, Option
+from engine.game import Game, GameState, HandResult, Option
 from engine.search import hooks
 
 REWARDS = ("pwl", "wl", "sd", "score", "relative")
@@ -275,15 +275,18 @@ def search_options(default_iterations: int) -> tuple[Option, ...]:
         Option("iterations", default_iterations, "iterations per decision (0 = use 'seconds' only)",
                type=int, min=0, max=10_000_000),
         Option("seconds", 0.0, "time budget per decision in seconds (0 = use 'iterations' only)", type=float),
-        Option("c", -1.0, "UCB1 exploration constant (-1 = the game's default: 0.25 Bisca/Briscola, else 0.7)",
-               type=float),
+        Option("c", -1.0, "UCB1 exploration constant (-1 = the game's default: 0.25 in Bisca/Briscola with 7-9 "
+               "cards in hand, else 0.7)", type=float),
         Option("reward", "pwl", "reward: pwl, wl, sd, score or relative (seeds/000 5.3, seeds/001 4.2)",
                choices=REWARDS),
     )
 
 
-def exploration(c: float, game: str) -> float:
-    """The configured exploration constant or the game default (seeds/000 6.4: 0.25 in Bisca, else 0.7)."""
+def exploration(c: float, game: Game) -> float:
+    """The configured exploration constant or the game default: 0.25 in Bisca and Briscola with 7 or 9 cards
+    in hand (seeds/000 6.4, 9-card Bisca), else 0.7 (with 3 cards Briscola plays better with 0.7,
+    docs/results.md "Briscola")."""
     if c >= 0:
         return c
-    return 0.25 if game in ("bisca", "briscola") else 0.7
+    big_hands = game.name in ("bisca", "briscola") and int(game.variant.get("hand_size", 3)) > 3
+    return 0.25 if big_hands else 0.7

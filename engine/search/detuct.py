@@ -28,7 +28,7 @@ class DeterminizedUCTAgent(Agent):
 
     def __init__(self, game: Game, **params: Any) -> None:
         super().__init__(game, **params)
-        self.c = exploration(float(self.config["c"]), game.name)
+        self.c = exploration(float(self.config["c"]), game)
 
     def choose(self, obs: Observation, rng: random.Random, budget: Budget | None = None) -> int:
         moves = obs.legal_moves()

@@ -89,7 +89,7 @@ class _Config:
         self.game_name = game.name
         self.iterations = int(cfg["iterations"])
         self.seconds = float(cfg["seconds"])
-        self.c = exploration(float(cfg["c"]), game.name)
+        self.c = exploration(float(cfg["c"]), game)
         self.reward = str(cfg["reward"])
         self.sim = str(cfg["sim"])
         self.nast_n = int(cfg["nast_n"])
