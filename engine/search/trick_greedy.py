@@ -13,6 +13,10 @@ games):
 
 ``sim=greedy`` plays the rules' move always; ``sim=egreedy`` plays a uniformly random legal move instead with
 probability ``EPSILON`` (keeps the playouts varied, as seeds/002's epsilon-greedy strategy).
+
+Measured at equal iterations in Briscola and Sueca, neither beat random playouts (docs/results.md, "Greedy
+playouts in the card-point trick games"), and they cost 2.2-2.6 times as much per iteration; they are
+research options, not the presets' choice.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import random
 import weakref
 from typing import Any
 
+from engine.games.bisca import SWAP_FLAG
 from engine.search import hooks
 
 EPSILON = 0.2
@@ -29,7 +34,6 @@ EPSILON = 0.2
 WORTH_TRUMPING = 10
 """Points already in a trick that make winning it with a trump worth it."""
 
-_SWAP_FLAG = 1 << 9  # Bisca's trump-exchange moves (engine.games.bisca.SWAP_FLAG)
 
 
 class _Tables:
@@ -71,7 +75,7 @@ def greedy_move(state: Any, rng: random.Random) -> int:
     if len(moves) == 1:
         return moves[0]
     last = moves[-1]
-    if last & _SWAP_FLAG:
+    if last & SWAP_FLAG:
         return last
     game = state.game
     t = _tables_for(game)
