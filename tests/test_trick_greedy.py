@@ -10,9 +10,8 @@ from engine import agents, registry
 from engine.game import VariantError
 from engine.search import hooks
 from engine.search.trick_greedy import egreedy_move, greedy_move
-from engine.worker import MoveRequest, choose_move
 from tests.test_heuristic import sueca_position
-from tests.test_search import decision_points, other_world
+from tests.test_search import assert_decides_from_observation
 
 POINT_GAMES = ["sueca", "bisca", "briscola"]
 
@@ -108,15 +107,4 @@ def test_unknown_simulation_lists_the_greedy_policies():
 @pytest.mark.parametrize("name", POINT_GAMES)
 def test_greedy_playout_search_is_fair(name):
     """With greedy playouts the search still decides from the observation only."""
-    game = registry.create(name)
-    checked = 0
-    for i, state in enumerate(decision_points(game, 13, 3)):
-        other = other_world(state, i)
-        if other is None:
-            continue
-        seat = state.current_player
-        moves = [choose_move(MoveRequest(name, game.variant, "ismcts:iterations=24,sim=egreedy", world.to_json(),
-                                         seat, seed=3 + i)) for world in (state, other)]
-        assert moves[0] == moves[1]
-        checked += 1
-    assert checked > 0
+    assert_decides_from_observation(name, ["ismcts:iterations=24,sim=egreedy"], seed=13)
