@@ -283,10 +283,6 @@ def search_options(default_iterations: int) -> tuple[Option, ...]:
 
 
 def exploration(c: float, game: Game) -> float:
-    """The configured exploration constant or the game default: 0.25 in Bisca and Briscola with 7 or 9 cards
-    in hand (seeds/000 6.4, 9-card Bisca), else 0.7 (with 3 cards Briscola plays better with 0.7,
-    docs/results.md "Briscola")."""
-    if c >= 0:
-        return c
-    big_hands = game.name in ("bisca", "briscola") and int(game.variant.get("hand_size", 3)) > 3
-    return 0.25 if big_hands else 0.7
+    """The configured exploration constant, or the game's registered default (:func:`hooks.default_exploration`:
+    0.25 in Bisca and Briscola with 7 or 9 cards in hand, else 0.7)."""
+    return c if c >= 0 else hooks.default_exploration(game)

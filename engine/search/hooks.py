@@ -14,6 +14,8 @@ The search itself never special-cases a game. A game (or the module of its rule-
 * transposition keys: ``register_transposition_key(game, fn)`` with ``fn(state, observer) -> hashable``
   naming the (abstracted) information set of ``observer`` (seeds/001 4.1); used with ``transpositions=true``.
 * score spans: ``register_score_span(game, points)`` for the SD/score rewards' scaling.
+* exploration constants: ``register_exploration(game, fn)`` with ``fn(game) -> c``, the UCB1 constant used
+  when a SPEC gives none (default 0.7).
 * rollouts: ``register_rollout(game, name, fn)`` with ``fn(state, rng) -> None`` playing a state to the
   end in place (an inlined simulation policy, faster than a per-move policy); ``sim=NAME`` looks for a
   rollout of that name first, then for a per-move policy.
@@ -28,7 +30,7 @@ import random
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from engine.game import GameState, VariantError
+from engine.game import Game, GameState, VariantError
 
 PolicyFn = Callable[[GameState, random.Random], int]
 BiasFn = Callable[[Any], Any]
@@ -45,6 +47,18 @@ _rollouts: dict[tuple[str, str], RolloutFn] = {}
 _pruners: dict[tuple[str, str], PrunerFn] = {}
 _resolvers: dict[tuple[str, str], Callable[[GameState, list[int], random.Random], int]] = {}
 _spans: dict[str, float] = {"sueca": 120.0, "bisca": 120.0, "briscola": 120.0, "hearts": 26.0}
+DEFAULT_EXPLORATION = 0.7
+"""UCB1 exploration constant of games that register none (seeds/000 6.4: Sueca and Hearts)."""
+
+
+def _seed_bisca_exploration(game: Game) -> float:
+    """seeds/000 6.4 tuned 0.25 for 9-card Bisca (any of many cards playable); with 3 cards in hand Briscola
+    plays better with the default (docs/results.md, "Briscola"), and 3-card Bisca is taken to be alike."""
+    return 0.25 if int(game.variant.get("hand_size", 3)) > 3 else DEFAULT_EXPLORATION
+
+
+_explorations: dict[str, Callable[[Game], float]] = {
+    "bisca": _seed_bisca_exploration, "briscola": _seed_bisca_exploration}
 _loaded: set[str] = set()
 
 # Modules that register hooks for a game when imported (rule-based players, game modules).
@@ -107,6 +121,18 @@ def register_transposition_key(game: str, fn: KeyFn) -> None:
 def register_score_span(game: str, points: float) -> None:
     """Points that separate the best from the worst result of a hand (for SD and score rewards)."""
     _spans[game] = float(points)
+
+
+def register_exploration(game: str, fn: Callable[[Game], float]) -> None:
+    """Register ``fn(game) -> c``: the UCB1 exploration constant for ``game`` (and its variant) by default."""
+    _explorations[game] = fn
+
+
+def default_exploration(game: Game) -> float:
+    """The registered default exploration constant of ``game``, else :data:`DEFAULT_EXPLORATION`."""
+    _load_providers(game.name)
+    fn = _explorations.get(game.name)
+    return DEFAULT_EXPLORATION if fn is None else fn(game)
 
 
 def _lookup(table: dict[tuple[str, str], Any], game: str, name: str, what: str) -> Any:

@@ -39,10 +39,9 @@ WORTH_TRUMPING = 10
 class _Tables:
     """Per game and trump suit: each card's sort keys for throwing, winning cheaply and loading points."""
 
-    __slots__ = ("points", "throw_key", "win_key", "load_key", "is_trump")
+    __slots__ = ("throw_key", "win_key", "load_key", "is_trump")
 
     def __init__(self, game: Any) -> None:
-        self.points: list[int] = game.card_points
         size = game.deck.size
         self.throw_key: dict[int, list[int]] = {}
         self.win_key: dict[int, list[int]] = {}
@@ -85,17 +84,14 @@ def greedy_move(state: Any, rng: random.Random) -> int:
     if not trick:
         return min(moves, key=throw_key.__getitem__)
     key = game.winner_keys(trump)[game.suit_of[trick[0]]]
-    best_i = 0
-    best_v = key[trick[0]]
-    for i in range(1, len(trick)):
-        if key[trick[i]] > best_v:
-            best_i, best_v = i, key[trick[i]]
+    best_i = state.trick_winner_index()
+    best_v = key[trick[best_i]]
     if state.num_players == 4 and (state.leader + best_i - state.current) % 2 == 0:
         return max(moves, key=t.load_key[trump].__getitem__)  # the partner is winning: add points
     winners = [c for c in moves if key[c] > best_v]
     if winners:
         card = min(winners, key=t.win_key[trump].__getitem__)
-        if not t.is_trump[trump][card] or sum(t.points[c] for c in trick) >= WORTH_TRUMPING:
+        if not t.is_trump[trump][card] or sum(game.card_points[c] for c in trick) >= WORTH_TRUMPING:
             return card
     return min(moves, key=throw_key.__getitem__)
 
