@@ -9,9 +9,10 @@ suit, who may hold it from the observer's point of view, and whether it is the q
 
 :func:`hearts_key` is the search's hot path (called at every expansion of ISMCTS-T): it reads the
 determinized state directly with bitmasks. :func:`hearts_key_reference` builds the same information set
-from a full :class:`~engine.observation.Observation` (slow, kept as the specification and for the passing
-phase); the two give equal keys for equal information sets (tested). A card the observer knows to be in
-another seat's hand (a card it passed there, the 2 of clubs about to be led) counts as held by that seat.
+from a full :class:`~engine.observation.Observation` (slow, kept as the specification); the two give
+equal keys for equal information sets, in the passing phase too (tested). A card the observer knows to be
+in another seat's hand (a card it passed there, the 2 of clubs about to be led) counts as held by that
+seat.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ UNSEEN_SLOT = 1 << 8
 def hearts_key(state: GameState, observer: int) -> Hashable:
     """The abstracted information set of ``observer`` in a (determinized) Hearts state (fast path)."""
     if getattr(state, "passing", False):
-        return hearts_key_reference(state, observer)
+        return _passing_key(state, observer)
     g = state.game
     hands = state.hands
     mine = hands[observer]
@@ -107,6 +108,29 @@ def hearts_key(state: GameState, observer: int) -> Hashable:
     return (trick_key, taken, bool(state.hearts_broken), suits, False)
 
 
+def _passing_key(state: GameState, observer: int) -> Hashable:
+    """The key during the passing phase: every card not passed by the observer is still in play, its own
+    cards are held by it and any other card may be with any other seat (in its hand or among its passes)."""
+    g = state.game
+    mine = state.hands[observer]
+    remaining = g.deck.full_mask & ~state.passed[observer]
+    obit = 1 << observer
+    others = 0b1111 ^ obit
+    cache = _PASS_CODES
+    codes = []
+    for sm in g.suit_masks:
+        rem = remaining & sm
+        ident = (obit, rem, mine & rem)
+        code = cache.get(ident)
+        if code is None:
+            code = _suit_code(rem, mine, obit, [(others, rem)], [0, 0, 0, 0])
+            if len(cache) >= _CACHE_LIMIT:
+                cache.clear()
+            cache[ident] = code
+        codes.append(code)
+    return ((state.leader, 0), -1, bool(state.hearts_broken), tuple(codes), True)
+
+
 def _suit_code(rem: int, mine: int, obit: int, allowed: list[tuple[int, int]], known: list[int]) -> tuple:
     """Holder bits (plus the queen flag) of the cards in ``rem`` (one suit), lowest card first."""
     items = []
@@ -133,6 +157,8 @@ def _suit_code(rem: int, mine: int, obit: int, allowed: list[tuple[int, int]], k
 
 _SUIT_CODES: dict[tuple, tuple] = {}
 """Memo of :func:`_suit_code` by its inputs restricted to one suit (the search meets the same suits often)."""
+_PASS_CODES: dict[tuple, tuple] = {}
+"""The same memo for the passing phase (:func:`_passing_key`)."""
 _CACHE_LIMIT = 50_000
 
 _QUEEN = FRENCH52.parse("QS")
