@@ -2,7 +2,8 @@
 
 ``python -m engine.bench --game sueca --agent ismcts:iterations=10000 --positions 5 [--seed 1] [--json P]``
 runs the agent from K seeded positions (the first decision with two or more legal moves of a freshly
-dealt hand) and reports iterations/s and seconds/move (median, min, max).
+dealt hand) and reports iterations/s and seconds/move (median, min, max), wall clock and process CPU time,
+with the machine it ran on; ``--repeat R`` makes R passes over the same positions.
 
 ``python -m engine.bench --what playouts [--game G ...] [--seconds 2]`` reports random playouts/s (clone a
 dealt hand and play it out with random legal moves) and determinizations/s (of the current player's
@@ -18,6 +19,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import platform
 import random
 import shlex
 import statistics
@@ -66,12 +69,50 @@ def _helper_cpu(agent: Any, before: dict[str, Any]) -> float:
     return sum(s["cpu_seconds"] for s in stats["shares"][1:] if not s["local"] and not s["rerun"])
 
 
-def bench_agent(game: Game, spec: str, positions: int, seed: int) -> dict[str, Any]:
-    """Iterations/s and seconds/move of ``spec`` over ``positions`` opening decisions."""
+def machine_info() -> dict[str, Any]:
+    """What the figures were measured on: CPU model and count, Python, OS, and the load average now."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    info: dict[str, Any] = {"cpu": cpu, "cpus": os.cpu_count(), "python": platform.python_version(),
+                            "implementation": platform.python_implementation(), "os": platform.platform()}
+    if hasattr(os, "getloadavg"):
+        info["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    return info
+
+
+def bench_agent(game: Game, spec: str, positions: int, seed: int, repeat: int = 1) -> dict[str, Any]:
+    """Iterations/s and seconds/move of ``spec`` over ``positions`` opening decisions, ``repeat`` passes
+    over the same positions (summaries over every decision, plus each pass's medians when ``repeat`` > 1)."""
     its_per_s: list[float] = []
     secs: list[float] = []
     cpu_its: list[float] = []
     cpu_secs: list[float] = []
+    passes: list[dict[str, float]] = []
+    for _ in range(repeat):
+        first = len(secs)
+        _bench_pass(game, spec, positions, seed, its_per_s, secs, cpu_its, cpu_secs)
+        passes.append({"iterations_per_second": statistics.median(its_per_s[first:]),
+                       "cpu_iterations_per_second": statistics.median(cpu_its[first:])})
+    out: dict[str, Any] = {
+        "iterations_per_second": _summary(its_per_s), "seconds_per_move": _summary(secs),
+        "cpu": {"iterations_per_second": _summary(cpu_its), "seconds_per_move": _summary(cpu_secs),
+                "note": "process CPU time (less sensitive to other load on a shared machine); with "
+                        "workers=N it includes the helper processes' CPU"}}
+    if repeat > 1:
+        out["passes"] = passes
+    return out
+
+
+def _bench_pass(game: Game, spec: str, positions: int, seed: int, its_per_s: list[float], secs: list[float],
+                cpu_its: list[float], cpu_secs: list[float]) -> None:
+    """One decision at each of the ``positions`` openings, appending its figures to the lists."""
     for k in range(positions):
         state = first_decision(game, seed, k)
         agent = agents.make(spec, game)
@@ -92,10 +133,6 @@ def bench_agent(game: Game, spec: str, positions: int, seed: int) -> dict[str, A
         its_per_s.append(iterations / elapsed if elapsed > 0 else 0.0)
         cpu_secs.append(cpu)
         cpu_its.append(iterations / cpu if cpu > 0 else 0.0)
-    return {"iterations_per_second": _summary(its_per_s), "seconds_per_move": _summary(secs),
-            "cpu": {"iterations_per_second": _summary(cpu_its), "seconds_per_move": _summary(cpu_secs),
-                    "note": "process CPU time (less sensitive to other load on a shared machine); with "
-                            "workers=N it includes the helper processes' CPU"}}
 
 
 def bench_playouts(game: Game, seconds: float, seed: int) -> dict[str, Any]:
@@ -165,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--variant", action="append", default=[], metavar="K=V")
     p.add_argument("--agent", default="ismcts:iterations=10000", help="agent SPEC")
     p.add_argument("--positions", type=int, default=5)
+    p.add_argument("--repeat", type=int, default=1,
+                   help="passes over the positions (agent mode); the summaries cover every pass")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--seconds", type=float, default=2.0, help="seconds per measurement (playouts mode)")
     p.add_argument("--json", metavar="PATH")
@@ -180,7 +219,13 @@ def main(argv: list[str] | None = None) -> int:
             out: dict[str, Any] = {"command": command, "game": game.name, "agent": args.agent,
                                    "positions": args.positions}
             if args.what == "agent":
-                out.update(bench_agent(game, args.agent, args.positions, args.seed))
+                if args.repeat < 1 or args.positions < 1:
+                    p.error("--positions and --repeat must be at least 1")
+                machine = machine_info()
+                out.update(bench_agent(game, args.agent, args.positions, args.seed, args.repeat))
+                if "load_average" in machine:
+                    machine["load_average_after"] = machine_info()["load_average"]
+                out["machine"] = machine
             else:
                 out.update(bench_bytecodes(game, args.agent, args.positions, args.seed))
         else:

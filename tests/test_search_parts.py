@@ -253,3 +253,28 @@ def test_default_exploration_follows_the_hand_size(name, variant, expected):
     assert exploration(-1.0, game) == expected
     assert exploration(0.4, game) == 0.4
     assert agents.make("ismcts:iterations=5", game).conf.c == expected
+
+
+def test_agent_bench_writes_the_issue_json_format(tmp_path) -> None:
+    """``python -m engine.bench --game G --agent SPEC --positions K --json P``: the documented keys, summaries
+    that are (min <= median <= max), the machine it ran on, and one median per pass with ``--repeat``."""
+    import json
+
+    from engine.bench import main
+
+    path = tmp_path / "bench.json"
+    argv = ["--game", "sueca", "--agent", "ismcts:iterations=30", "--positions", "2", "--seed", "3",
+            "--repeat", "2", "--json", str(path)]
+    assert main(argv) == 0
+    out = json.loads(path.read_text(encoding="utf-8"))
+    assert out["command"].startswith("python -m engine.bench --game sueca")
+    assert (out["game"], out["agent"], out["positions"]) == ("sueca", "ismcts:iterations=30", 2)
+    for block in (out, out["cpu"]):
+        for key in ("iterations_per_second", "seconds_per_move"):
+            summary = block[key]
+            assert 0 < summary["min"] <= summary["median"] <= summary["max"]
+    assert len(out["passes"]) == 2
+    assert all(p["cpu_iterations_per_second"] > 0 for p in out["passes"])
+    assert out["machine"]["cpus"] >= 1 and out["machine"]["python"].startswith("3.")
+    with pytest.raises(SystemExit):  # argparse's error: a usage line and exit status 2
+        main(["--game", "sueca", "--agent", "ismcts:iterations=5", "--positions", "0"])
