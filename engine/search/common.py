@@ -123,69 +123,103 @@ def random_rollout(state: GameState, rng: random.Random) -> None:
 
 
 class NAST:
-    """N-gram average sampling (seeds/000 5.4): per-seat tables of n-gram -> [total reward, count]."""
+    """N-gram average sampling (seeds/000 5.4) with the four simulation policies of its 5.4.1.
 
-    def __init__(self, n: int, policy: str, tau: float, epsilon: float, c: float) -> None:
+    Statistics are kept per context, the mover's seat and the n - 1 moves before (any seat's):
+    ``table[(seat, *previous)][move] = [total reward, count]``, so a simulation step costs one lookup for
+    the context and one per legal move. A move never seen in its context counts as the best seen one (all
+    unseen: a uniform choice), except under UCB1 where it is tried first. ``reward_range`` is the range of
+    the search's reward: roulette (eq. 5.4, proportional to the average reward) measures averages from its
+    low end, so that it is the seed's formula for the 0..1 PWL reward and stays a distribution for rewards
+    that go negative (WL, SD, relative)."""
+
+    def __init__(self, n: int, policy: str, tau: float, epsilon: float, c: float,
+                 reward_range: tuple[float, float] = (0.0, 1.0)) -> None:
+        if policy not in NAST_POLICIES:
+            raise ValueError(f"unknown NAST policy {policy!r}; policies: {', '.join(NAST_POLICIES)}")
         self.n = n
         self.policy = policy
         self.tau = tau
         self.epsilon = epsilon
         self.c = c
-        self.table: dict[tuple[int, ...], list[float]] = {}
+        self.low = reward_range[0]
+        self.table: dict[tuple[int, ...], dict[int, list[float]]] = {}
 
     def choose(self, seat: int, tail: tuple[int, ...], moves: list[int], rng: random.Random) -> int:
-        table = self.table
-        stats = [table.get((seat,) + tail + (m,)) for m in moves]
-        values = [(s[0] / s[1]) if s else None for s in stats]
+        """The simulation's move for ``seat`` among ``moves`` after the moves ``tail`` (the last n - 1)."""
+        seen = self.table.get((seat,) + tail)
+        if seen is None:  # a new context: every policy is uniform over unseen moves
+            return moves[int(rng.random() * len(moves))]
         pol = self.policy
+        get = seen.get
         if pol == "ucb1":
-            total = sum(s[1] for s in stats if s) + 1
-            best, best_v = [], -math.inf
-            log_t = math.log(total)
-            for m, s, v in zip(moves, stats, values, strict=True):
-                u = math.inf if s is None else v + self.c * math.sqrt(log_t / s[1])
-                if u > best_v:
-                    best, best_v = [m], u
-                elif u == best_v:
+            unseen = [m for m in moves if m not in seen]
+            if unseen:
+                return unseen[int(rng.random() * len(unseen))]
+            stats = [get(m) for m in moves]
+            log_t = math.log(sum(st[1] for st in stats))  # type: ignore[index]
+            c = self.c
+            sqrt = math.sqrt
+            best: list[int] = []
+            best_u = -math.inf
+            for m, (total, count) in zip(moves, stats, strict=True):  # type: ignore[misc]
+                u = total / count + c * sqrt(log_t / count)
+                if u > best_u:
+                    best, best_u = [m], u
+                elif u == best_u:
                     best.append(m)
-            return best[int(rng.random() * len(best))]
-        known = [v for v in values if v is not None]
-        default = max(known) if known else 1.0  # unseen n-grams are optimistic
-        vals = [default if v is None else v for v in values]
+            return best[int(rng.random() * len(best))] if len(best) > 1 else best[0]
+        values = []
+        top = -math.inf
+        for m in moves:
+            st = get(m)
+            v = st[0] / st[1] if st is not None else None
+            if v is not None and v > top:
+                top = v
+            values.append(v)
+        if top == -math.inf:  # none of these moves seen here yet
+            return moves[int(rng.random() * len(moves))]
+        vals = [top if v is None else v for v in values]
         if pol == "egreedy":
-            top = max(vals)
             best = [m for m, v in zip(moves, vals, strict=True) if v == top]
             if len(best) == len(moves) or rng.random() >= self.epsilon:
-                return best[int(rng.random() * len(best))]
-            rest = [m for m in moves if m not in best]
+                return best[int(rng.random() * len(best))] if len(best) > 1 else best[0]
+            rest = [m for m, v in zip(moves, vals, strict=True) if v != top]
             return rest[int(rng.random() * len(rest))]
         if pol == "gibbs":
-            top = max(vals)
-            weights = [math.exp((v - top) / self.tau) for v in vals]
-        else:  # roulette: proportional to (shifted, positive) average reward
-            low = min(vals)
-            weights = [v - low + 1e-3 for v in vals]
+            tau = self.tau
+            exp = math.exp
+            weights = [exp((v - top) / tau) for v in vals]  # eq. 5.1, scaled by exp(-top / tau)
+        else:  # roulette, eq. 5.4
+            low = self.low
+            weights = [v - low for v in vals]
         r = rng.random() * sum(weights)
+        if r <= 0.0:  # every average at the low end of the reward: uniform
+            return moves[int(rng.random() * len(moves))]
         for m, w in zip(moves, weights, strict=True):
             r -= w
-            if r <= 0:
+            if r < 0.0:
                 return m
         return moves[-1]
 
     def update(self, seq: list[tuple[int, int]], rewards: list[float]) -> None:
-        """Credit every n-gram (1..n of the played (seat, move) sequence) with the last mover's reward."""
+        """Credit the n-gram ending at every move of the played (seat, move) sequence (shorter at its start)
+        with the reward of the seat that made that move."""
         table = self.table
-        n = self.n
+        back = self.n - 1
         moves = [m for _s, m in seq]
-        for i, (seat, _m) in enumerate(seq):
-            key = (seat,) + tuple(moves[max(0, i - n + 1):i + 1])
-            s = table.get(key)
-            r = rewards[seat]
-            if s is None:
-                table[key] = [r, 1.0]
+        for i, (seat, m) in enumerate(seq):
+            ctx = (seat, *moves[max(0, i - back):i])
+            seen = table.get(ctx)
+            if seen is None:
+                table[ctx] = {m: [rewards[seat], 1.0]}
+                continue
+            st = seen.get(m)
+            if st is None:
+                seen[m] = [rewards[seat], 1.0]
             else:
-                s[0] += r
-                s[1] += 1.0
+                st[0] += rewards[seat]
+                st[1] += 1.0
 
 
 def simulate(state: GameState, rng: random.Random, sim: str, nast: NAST | None,
@@ -195,7 +229,9 @@ def simulate(state: GameState, rng: random.Random, sim: str, nast: NAST | None,
     if sim == "random" and seq is None:
         random_rollout(state, rng)
         return
-    n = nast.n if nast is not None else 1
+    back = nast.n - 1 if nast is not None else 0
+    played = [m for _s, m in seq] if (seq is not None and back) else []
+    rand = rng.random
     while not state.is_terminal():
         seat = state.current_player
         if heuristic is not None:
@@ -203,12 +239,13 @@ def simulate(state: GameState, rng: random.Random, sim: str, nast: NAST | None,
         else:
             moves = state.legal_moves()
             if nast is not None and len(moves) > 1:
-                tail = tuple(m for _s, m in seq[len(seq) - (n - 1):]) if (seq and n > 1) else ()
-                move = nast.choose(seat, tail, moves, rng)
+                move = nast.choose(seat, tuple(played[-back:]) if back else (), moves, rng)
             else:
-                move = moves[int(rng.random() * len(moves))]
+                move = moves[int(rand() * len(moves))] if len(moves) > 1 else moves[0]
         if seq is not None:
             seq.append((seat, move))
+        if back:
+            played.append(move)
         state.do(move)
 
 

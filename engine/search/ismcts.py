@@ -30,6 +30,7 @@ from engine.search import hooks
 from engine.search.common import (
     NAST,
     NAST_POLICIES,
+    REWARD_RANGE,
     Clock,
     exploration,
     reward_vector,
@@ -133,7 +134,8 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
         keyfn = _generic_infoset_key
     table: dict[Hashable, Node] = {}
     observer = obs.seat
-    nast = NAST(conf.nast_n, conf.nast_policy, conf.tau, conf.epsilon, conf.nast_c) if conf.sim == "nast" else None
+    nast = (NAST(conf.nast_n, conf.nast_policy, conf.tau, conf.epsilon, conf.nast_c, REWARD_RANGE[reward_kind])
+            if conf.sim == "nast" else None)
     heuristic = None
     rollout = None
     if conf.sim not in ("random", "nast"):
