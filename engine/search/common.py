@@ -156,13 +156,13 @@ class NAST:
             unseen = [m for m in moves if m not in seen]
             if unseen:
                 return unseen[int(rng.random() * len(unseen))]
-            stats = [get(m) for m in moves]
-            log_t = math.log(sum(st[1] for st in stats))  # type: ignore[index]
+            stats = [seen[m] for m in moves]
+            log_t = math.log(sum(st[1] for st in stats))
             c = self.c
             sqrt = math.sqrt
             best: list[int] = []
             best_u = -math.inf
-            for m, (total, count) in zip(moves, stats, strict=True):  # type: ignore[misc]
+            for m, (total, count) in zip(moves, stats, strict=True):
                 u = total / count + c * sqrt(log_t / count)
                 if u > best_u:
                     best, best_u = [m], u
