@@ -82,9 +82,15 @@ def machine_info() -> dict[str, Any]:
         pass
     info: dict[str, Any] = {"cpu": cpu, "cpus": os.cpu_count(), "python": platform.python_version(),
                             "implementation": platform.python_implementation(), "os": platform.platform()}
-    if hasattr(os, "getloadavg"):
-        info["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    load = load_average()
+    if load is not None:
+        info["load_average"] = load
     return info
+
+
+def load_average() -> list[float] | None:
+    """The 1, 5 and 15 minute load averages, or None where the OS has none."""
+    return [round(x, 2) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None
 
 
 def bench_agent(game: Game, spec: str, positions: int, seed: int, repeat: int = 1) -> dict[str, Any]:
@@ -224,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
                 machine = machine_info()
                 out.update(bench_agent(game, args.agent, args.positions, args.seed, args.repeat))
                 if "load_average" in machine:
-                    machine["load_average_after"] = machine_info()["load_average"]
+                    machine["load_average_after"] = load_average()
                 out["machine"] = machine
             else:
                 out.update(bench_bytecodes(game, args.agent, args.positions, args.seed))

@@ -116,7 +116,7 @@ def _passing_key(state: GameState, observer: int) -> Hashable:
     remaining = g.deck.full_mask & ~state.passed[observer]
     obit = 1 << observer
     others = 0b1111 ^ obit
-    cache = _PASS_CODES
+    cache = _SUIT_CODES  # its 3-tuple keys never meet the play phase's 6-tuples
     codes = []
     for sm in g.suit_masks:
         rem = remaining & sm
@@ -156,9 +156,8 @@ def _suit_code(rem: int, mine: int, obit: int, allowed: list[tuple[int, int]], k
 
 
 _SUIT_CODES: dict[tuple, tuple] = {}
-"""Memo of :func:`_suit_code` by its inputs restricted to one suit (the search meets the same suits often)."""
-_PASS_CODES: dict[tuple, tuple] = {}
-"""The same memo for the passing phase (:func:`_passing_key`)."""
+"""Memo of :func:`_suit_code` by its inputs restricted to one suit (the search meets the same suits often);
+the passing phase's entries have shorter keys."""
 _CACHE_LIMIT = 50_000
 
 _QUEEN = FRENCH52.parse("QS")
