@@ -353,10 +353,18 @@ class GameState:
             moves = self.legal_moves()
             self.do(moves[int(rand() * len(moves))])
 
+    def scored_playout(self, rng: random.Random) -> None:
+        """The search's playout for a reward from :meth:`result`: the choices of :meth:`random_rollout` with
+        the same ``rng``, after which :meth:`result`'s points and :meth:`outcomes` are those of that playout.
+        Games may skip bookkeeping that does not score (history, what the play revealed): the state is then
+        used up, so search calls it on a copy."""
+        self.random_rollout(rng)
+
     def playout_outcomes(self, rng: random.Random) -> list[float]:
-        """A random playout (:meth:`random_rollout`, in place) and then :meth:`outcomes`: the search's PWL/WL
-        playout. Games may stop the playout as soon as the outcome can no longer change (the state is then
-        left where it stopped); the outcomes are exactly those of playing on with the same ``rng``."""
+        """A random playout and then :meth:`outcomes`: the search's PWL/WL playout. Games may keep only what
+        decides the outcome and stop as soon as it can no longer change (the state is then used up, so
+        search calls it on a copy); the outcomes are exactly those of :meth:`random_rollout` with the same
+        ``rng``."""
         self.random_rollout(rng)
         return self.outcomes()
 

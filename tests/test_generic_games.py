@@ -208,29 +208,65 @@ def test_random_rollout_of_a_finished_hand_changes_nothing(name: str, variant: d
         assert state.to_json() == text
 
 
-@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
-def test_playout_outcomes_equal_a_full_random_playout(name: str, variant: dict) -> None:
-    """``playout_outcomes`` (the search's PWL playout, which may stop once the outcome is settled) gives the
-    outcomes of playing on to the end with the same random numbers, and its moves are that playout's."""
-    game = registry.create(name, variant)
-    rng = random.Random(77)
-    stopped = 0
-    for hand in range(25):
+class _CountingRandom(random.Random):
+    """A ``random.Random`` that counts its ``random()`` draws (how far a playout went)."""
+
+    draws = 0
+
+    def random(self) -> float:
+        self.draws += 1
+        return super().random()
+
+
+def _positions(game, rng: random.Random, count: int):
+    """Openings and positions a few moves in, and a determinization of each one's observation."""
+    from engine.search.sampler import DealSampler
+
+    for hand in range(count):
         state = game.new_hand(rng, dealer=hand % game.num_players)
-        for _ in range(rng.randrange(12)):  # start from openings and from positions a few moves in
+        for _ in range(rng.randrange(12)):
             if state.is_terminal():
                 break
             moves = state.legal_moves()
             state.do(moves[rng.randrange(len(moves))])
+        yield hand, state
+        if not state.is_terminal():
+            yield hand, DealSampler(state.observation(state.current_player)).deal(random.Random(hand))
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
+def test_playout_outcomes_equal_a_full_random_playout(name: str, variant: dict) -> None:
+    """``playout_outcomes`` (the search's PWL playout, which keeps only what decides the outcome and may
+    stop once it is settled) gives the outcomes of playing on to the end with the same random numbers."""
+    game = registry.create(name, variant)
+    stopped = 0
+    for hand, state in _positions(game, random.Random(77), 25):
         full, early = state.clone(), state.clone()
-        full.random_rollout(random.Random(hand))
-        outcomes = early.playout_outcomes(random.Random(hand))
+        full_rng, early_rng = _CountingRandom(hand), _CountingRandom(hand)
+        full.random_rollout(full_rng)
+        outcomes = early.playout_outcomes(early_rng)
         assert outcomes == full.outcomes() == [full.result().outcome(s) for s in range(game.num_players)]
-        if hasattr(full, "history"):
-            assert full.history[:len(early.history)] == early.history
-        stopped += not early.is_terminal()
+        assert early_rng.draws <= full_rng.draws
+        stopped += early_rng.draws < full_rng.draws
     if getattr(game, "points_decide", False):
         assert stopped >= 10, "a game decided by card points should usually stop its playouts early"
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
+def test_scored_playout_scores_as_a_full_random_playout(name: str, variant: dict) -> None:
+    """``scored_playout`` (the search's playout for rewards other than PWL/WL) ends with the hand's points
+    and every reward of the full random playout with the same random numbers."""
+    from engine.search.common import reward_vector
+
+    game = registry.create(name, variant)
+    for hand, state in _positions(game, random.Random(78), 12):
+        full, scored = state.clone(), state.clone()
+        full.random_rollout(random.Random(hand))
+        scored.scored_playout(random.Random(hand))
+        assert scored.is_terminal()
+        assert scored.result().points == full.result().points
+        for kind in ("relative", "sd", "score", "pwl"):
+            assert reward_vector(kind, scored) == reward_vector(kind, full)
 
 
 @pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)

@@ -228,16 +228,17 @@ def test_incompatible_search_options_are_refused_with_a_reason() -> None:
 
 def test_bytecode_bench_counts_every_iteration_and_sees_the_playout() -> None:
     """``--what bytecodes``: a load-independent cost per iteration; the playout is where most of it goes, and
-    stopping Sueca's PWL playouts early is visible in it (the WL reward plays every hand to the end)."""
+    stopping Sueca's PWL playouts early is visible in it (a score reward plays every hand to the end)."""
     from engine.bench import bench_bytecodes, main
 
     game = registry.create("sueca")
     pwl = bench_bytecodes(game, "ismcts:iterations=40", positions=2, seed=1)
     assert pwl["iterations"] == 80
     top = next(iter(pwl["by_function"]))
-    assert top == "tricks.py:play_out_tricks"
+    assert top == "tricks.py:_side_points_playout"
     assert pwl["by_function"][top] < pwl["bytecodes_per_iteration"]
-    full = bench_bytecodes(game, "ismcts:iterations=40,reward=wl", positions=2, seed=1)
+    full = bench_bytecodes(game, "ismcts:iterations=40,reward=sd", positions=2, seed=1)
+    assert "tricks.py:_side_points_playout" not in full["by_function"]
     assert full["by_function"]["tricks.py:play_out_tricks"] > pwl["by_function"][top]
     assert main(["--what", "bytecodes", "--game", "sueca", "--agent", "random", "--positions", "1"]) == 2
 

@@ -248,13 +248,10 @@ class BiscaState(TrickState):
                 self.revealed |= 1 << card
                 break
 
-    def random_rollout(self, rng: random.Random, stop_above: int = 0) -> list[int] | None:  # type: ignore[override]
+    def random_rollout(self, rng: random.Random) -> None:
         """Random playout to the end (search fast path): the same choices and final state as repeatedly
         doing ``legal_moves()[int(rng.random() * len(moves))]``, one trick at a time with table lookups
-        instead of move lists (the exchange move, when legal, is the last of the moves).
-
-        ``stop_above`` > 0: stop once a side holds more card points than that (before the stock is drawn
-        from), with the same choices up to there, and return the sides' card points."""
+        instead of move lists (the exchange move, when legal, is the last of the moves)."""
         rand = rng.random
         g = self.game
         tables = g.tables
@@ -274,10 +271,6 @@ class BiscaState(TrickState):
         revealed = self.revealed
         trick = self.trick
         leader = self.leader
-        if stop_above:  # a trick's points inlined (points_of's sum): once per trick in the hot loop
-            rank_points = g.rank_points
-            ranks3 = 3 * ranks
-            sides = self.side_points()
         if trick:  # finish the trick in progress
             led = suit_of[trick[0]]
             key = keys[led]
@@ -386,13 +379,6 @@ class BiscaState(TrickState):
             tricks_won[best] += 1
             leader = best
             seats = ()
-            if stop_above:
-                side = best & 1
-                p = sides[side] = sides[side] + (
-                    rank_points[w & rank_mask] + rank_points[w >> ranks & rank_mask]
-                    + rank_points[w >> ranks2 & rank_mask] + rank_points[w >> ranks3])
-                if p > stop_above:
-                    break
             if stock:  # draw: the winner first, the face-up trump last
                 if two and len(stock) > 2:
                     hands[best] |= 1 << stock.pop()
@@ -407,14 +393,235 @@ class BiscaState(TrickState):
         trick.clear()
         self.revealed = revealed
         self.leader = self.current = leader
-        return sides if stop_above else None
 
     def playout_outcomes(self, rng: random.Random) -> list[float]:
-        """Random playout, stopped once a side holds more than half of the card points, and its outcomes."""
-        sides = self.random_rollout(rng, self.game.winning_points)
-        if sides is None:  # the hand was already over
-            return self.outcomes()
+        """The search's PWL playout: the random choices of :meth:`random_rollout`, stopped after the trick
+        that gives a side more than half of the card points, and the outcomes of playing on to the end.
+
+        Only what decides the outcome is kept up to date (hands, stock, card points): the state is used
+        up afterwards (no history, trick piles, voids or revealed cards), so search calls it on a copy."""
+        if self.num_players == 2:
+            return self._two_player_playout(rng)
+        rand = rng.random
+        g = self.game
+        tables = g.tables
+        suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
+        suit0, suit1, suit2, suit3 = suit_cards
+        ranks, ranks2, low_half = tables.ranks, 2 * tables.ranks, (1 << 2 * tables.ranks) - 1
+        keys = g.winner_keys(self.trump)
+        followers = g.followers
+        suit_of = g.suit_of
+        points = g.card_points
+        stop = g.winning_points
+        hands = self.hands
+        stock = self.stock
+        follow_rule = g.follow_after_stock
+        xcard = self.exchange_card
+        exchange = xcard >= 0 and bool(stock)  # until the exchange card goes under the stock, or the stock ends
+        sides = self.side_points()
+        trick = self.trick
+        leader = self.leader
+        if trick:  # finish the trick in progress
+            led = suit_of[trick[0]]
+            key = keys[led]
+            best, best_v, _ = trick_so_far(trick, (leader,) + followers[leader], key)
+            pts = sum(points[c] for c in trick)
+            seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
+        else:
+            leader = self.current
+            if not hands[leader]:
+                return self.outcomes()
+            seats = ()
+        while True:
+            if not seats:  # lead a new trick with any card (or exchange first)
+                hand = hands[leader]
+                if not hand:
+                    break
+                count = hand.bit_count()
+                if exchange and hand >> xcard & 1:
+                    k = int(rand() * (count + 1))
+                    if k == count:  # the exchange move (last in legal_moves()); the turn goes on
+                        hand ^= 1 << xcard | 1 << stock[0]
+                        stock[0] = xcard
+                        exchange = False
+                        k = int(rand() * count)
+                else:
+                    k = int(rand() * count)
+                half = hand & low_half
+                n_low = half.bit_count()
+                if k < n_low:  # the k-th card: which half, which suit, then a table lookup
+                    sub = suit0[half & rank_mask]
+                    card = sub[k] if k < len(sub) else suit1[half >> ranks][k - len(sub)]
+                else:
+                    k -= n_low
+                    half = hand >> ranks2
+                    sub = suit2[half & rank_mask]
+                    card = sub[k] if k < len(sub) else suit3[half >> ranks][k - len(sub)]
+                hands[leader] = hand ^ 1 << card
+                led = suit_of[card]
+                key = keys[led]
+                best, best_v = leader, key[card]
+                pts = points[card]
+                seats = followers[leader]
+            if follow_rule and not stock:  # Bisca after the stock: follow suit if able
+                table = suit_cards[led]
+                shift = shifts[led]
+                for seat in seats:
+                    hand = hands[seat]
+                    follow = table[hand >> shift & rank_mask]
+                    if follow:
+                        card = follow[int(rand() * len(follow))]
+                    else:
+                        legal = hand
+                        k = int(rand() * hand.bit_count())
+                        while k:
+                            legal &= legal - 1
+                            k -= 1
+                        card = (legal & -legal).bit_length() - 1
+                    hands[seat] = hand ^ 1 << card
+                    pts += points[card]
+                    if key[card] > best_v:
+                        best, best_v = seat, key[card]
+            else:
+                for seat in seats:
+                    hand = hands[seat]
+                    count = hand.bit_count()
+                    if exchange and hand >> xcard & 1:
+                        k = int(rand() * (count + 1))
+                        if k == count:  # exchange, then choose the card to play
+                            hand ^= 1 << xcard | 1 << stock[0]
+                            stock[0] = xcard
+                            exchange = False
+                            k = int(rand() * count)
+                    else:
+                        k = int(rand() * count)
+                    half = hand & low_half
+                    n_low = half.bit_count()
+                    if k < n_low:
+                        sub = suit0[half & rank_mask]
+                        card = sub[k] if k < len(sub) else suit1[half >> ranks][k - len(sub)]
+                    else:
+                        k -= n_low
+                        half = hand >> ranks2
+                        sub = suit2[half & rank_mask]
+                        card = sub[k] if k < len(sub) else suit3[half >> ranks][k - len(sub)]
+                    hands[seat] = hand ^ 1 << card
+                    pts += points[card]
+                    if key[card] > best_v:
+                        best, best_v = seat, key[card]
+            side = best & 1
+            p = sides[side] = sides[side] + pts
+            if p > stop:
+                break
+            leader = best
+            seats = ()
+            if stock:  # draw: the winner first, the face-up trump last
+                for seat in (best,) + followers[best]:
+                    hands[seat] |= 1 << stock.pop()
+                    if not stock:
+                        exchange = False
+                        break
         return side_outcomes(sides[0] - sides[1], self.num_players)
+
+    def _two_player_playout(self, rng: random.Random) -> list[float]:
+        """:meth:`playout_outcomes` for two players (the default rules), with the follower's play unrolled."""
+        rand = rng.random
+        g = self.game
+        tables = g.tables
+        suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
+        suit0, suit1, suit2, suit3 = suit_cards
+        ranks, ranks2, low_half = tables.ranks, 2 * tables.ranks, (1 << 2 * tables.ranks) - 1
+        keys = g.winner_keys(self.trump)
+        suit_of = g.suit_of
+        points = g.card_points
+        stop = g.winning_points
+        hands = self.hands
+        stock = self.stock
+        follow_rule = g.follow_after_stock
+        xcard = self.exchange_card
+        exchange = xcard >= 0 and bool(stock)
+        sides = self.side_points()
+        leader = self.leader
+        if self.trick:  # the leader has played: the follower's turn
+            lead = self.trick[0]
+            follower = self.current
+        else:
+            leader = self.current
+            lead = -1
+        while True:
+            if lead < 0:  # lead a new trick with any card (or exchange first)
+                hand = hands[leader]
+                if not hand:
+                    break
+                count = hand.bit_count()
+                if exchange and hand >> xcard & 1:
+                    k = int(rand() * (count + 1))
+                    if k == count:  # the exchange move (last in legal_moves()); the turn goes on
+                        hand ^= 1 << xcard | 1 << stock[0]
+                        stock[0] = xcard
+                        exchange = False
+                        k = int(rand() * count)
+                else:
+                    k = int(rand() * count)
+                half = hand & low_half
+                n_low = half.bit_count()
+                if k < n_low:  # the k-th card: which half, which suit, then a table lookup
+                    sub = suit0[half & rank_mask]
+                    lead = sub[k] if k < len(sub) else suit1[half >> ranks][k - len(sub)]
+                else:
+                    k -= n_low
+                    half = hand >> ranks2
+                    sub = suit2[half & rank_mask]
+                    lead = sub[k] if k < len(sub) else suit3[half >> ranks][k - len(sub)]
+                hands[leader] = hand ^ 1 << lead
+                follower = 1 - leader
+            hand = hands[follower]
+            if follow_rule and not stock:  # Bisca after the stock: follow suit if able
+                led = suit_of[lead]
+                follow = suit_cards[led][hand >> shifts[led] & rank_mask]
+                if follow:
+                    card = follow[int(rand() * len(follow))]
+                else:
+                    legal = hand
+                    k = int(rand() * hand.bit_count())
+                    while k:
+                        legal &= legal - 1
+                        k -= 1
+                    card = (legal & -legal).bit_length() - 1
+            else:
+                count = hand.bit_count()
+                if exchange and hand >> xcard & 1:
+                    k = int(rand() * (count + 1))
+                    if k == count:  # exchange, then choose the card to play
+                        hand ^= 1 << xcard | 1 << stock[0]
+                        stock[0] = xcard
+                        exchange = False
+                        k = int(rand() * count)
+                else:
+                    k = int(rand() * count)
+                half = hand & low_half
+                n_low = half.bit_count()
+                if k < n_low:
+                    sub = suit0[half & rank_mask]
+                    card = sub[k] if k < len(sub) else suit1[half >> ranks][k - len(sub)]
+                else:
+                    k -= n_low
+                    half = hand >> ranks2
+                    sub = suit2[half & rank_mask]
+                    card = sub[k] if k < len(sub) else suit3[half >> ranks][k - len(sub)]
+            hands[follower] = hand ^ 1 << card
+            key = keys[suit_of[lead]]
+            if key[card] > key[lead]:
+                leader = follower
+            p = sides[leader] = sides[leader] + points[lead] + points[card]
+            if p > stop:
+                break
+            lead = -1
+            if stock:  # draw: the winner first (two players' stock always holds an even number of cards)
+                hands[leader] |= 1 << stock.pop()
+                hands[1 - leader] |= 1 << stock.pop()
+                exchange = exchange and bool(stock)
+        return side_outcomes(sides[0] - sides[1], 2)
 
     def outcomes(self) -> list[float]:
         """Lean ``result().outcome(s)``: the side with more card points wins, equal points draw."""

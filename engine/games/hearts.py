@@ -229,47 +229,71 @@ class HeartsState(TrickState):
         """Random playout to the end (search fast path): the same choices and final state as repeatedly
         doing ``legal_moves()[int(rng.random() * len(moves))]``, one trick at a time with table lookups
         instead of move lists."""
+        self._random_passes(rng)
+        self._random_tricks(rng)
+
+    def scored_playout(self, rng: random.Random) -> None:
+        """:meth:`random_rollout`'s choices without the history and the inference bookkeeping (voids, cards
+        a seat cannot hold): hands, tricks and scores end as in :meth:`random_rollout`."""
+        self._random_passes(rng)
+        self._scored_tricks(rng)
+
+    def playout_outcomes(self, rng: random.Random) -> list[float]:
+        """The search's PWL playout (:meth:`scored_playout`) and its outcomes."""
+        self._random_passes(rng)
+        self._scored_tricks(rng)
+        return self.outcomes()
+
+    def _random_passes(self, rng: random.Random) -> None:
+        """The passes still to make, uniformly random (one seat at a time), then the play starts."""
+        if not (self.pass_offset and self.passes_done < 4 * PASS_CARDS):
+            return
         rand = rng.random
         hands = self.hands
         append = self.history.append
-        if self.pass_offset and self.passes_done < 4 * PASS_CARDS:
-            passed = self.passed
-            done = self.passes_done
-            seat = self.current
-            tables = self.game.pass_tables  # cards | PASS_FLAG
-            suit0, suit1, suit2, suit3 = tables.suit_cards
-            rank_mask = tables.rank_mask
-            while True:  # one seat at a time: its remaining passes, then the next seat
-                hand = hands[seat]
-                out = passed[seat]
-                for _ in range(PASS_CARDS - done % PASS_CARDS):
-                    k = int(rand() * hand.bit_count())
-                    half = hand & 0x3FFFFFF  # clubs and diamonds
-                    n_low = half.bit_count()
-                    if k < n_low:  # the k-th card: which half, which suit, then a table lookup
-                        sub = suit0[half & rank_mask]
-                        move = sub[k] if k < len(sub) else suit1[half >> 13][k - len(sub)]
-                    else:
-                        k -= n_low
-                        half = hand >> 26
-                        sub = suit2[half & rank_mask]
-                        move = sub[k] if k < len(sub) else suit3[half >> 13][k - len(sub)]
-                    bit = 1 << (move ^ PASS_FLAG)
-                    hand ^= bit
-                    out |= bit
-                    append((seat, move))
-                hands[seat] = hand
-                passed[seat] = out
-                done += PASS_CARDS - done % PASS_CARDS
-                if done == 4 * PASS_CARDS:
-                    break
-                seat = (seat + 1) % 4
-            self.passes_done = done
-            self.current = seat
-            offset = self.pass_offset
-            for s in range(4):
-                hands[(s + offset) % 4] |= passed[s]
-            self._start_play()
+        passed = self.passed
+        done = self.passes_done
+        seat = self.current
+        tables = self.game.pass_tables  # cards | PASS_FLAG
+        suit0, suit1, suit2, suit3 = tables.suit_cards
+        rank_mask = tables.rank_mask
+        while True:  # one seat at a time: its remaining passes, then the next seat
+            hand = hands[seat]
+            out = passed[seat]
+            for _ in range(PASS_CARDS - done % PASS_CARDS):
+                k = int(rand() * hand.bit_count())
+                half = hand & 0x3FFFFFF  # clubs and diamonds
+                n_low = half.bit_count()
+                if k < n_low:  # the k-th card: which half, which suit, then a table lookup
+                    sub = suit0[half & rank_mask]
+                    move = sub[k] if k < len(sub) else suit1[half >> 13][k - len(sub)]
+                else:
+                    k -= n_low
+                    half = hand >> 26
+                    sub = suit2[half & rank_mask]
+                    move = sub[k] if k < len(sub) else suit3[half >> 13][k - len(sub)]
+                bit = 1 << (move ^ PASS_FLAG)
+                hand ^= bit
+                out |= bit
+                append((seat, move))
+            hands[seat] = hand
+            passed[seat] = out
+            done += PASS_CARDS - done % PASS_CARDS
+            if done == 4 * PASS_CARDS:
+                break
+            seat = (seat + 1) % 4
+        self.passes_done = done
+        self.current = seat
+        offset = self.pass_offset
+        for s in range(4):
+            hands[(s + offset) % 4] |= passed[s]
+        self._start_play()
+
+    def _random_tricks(self, rng: random.Random) -> None:
+        """The play after the passes, uniformly random legal cards one trick at a time (table lookups)."""
+        rand = rng.random
+        hands = self.hands
+        append = self.history.append
         g = self.game
         tables = g.tables
         suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
@@ -348,6 +372,90 @@ class HeartsState(TrickState):
                 if key[card] > best_v:
                     best, best_v = seat, key[card]
                 append((seat, card))
+            won[best] |= w
+            tricks_won[best] += 1
+            leader = best
+            seats = ()
+            first = False
+        trick.clear()
+        self.leader = self.current = leader
+        self.hearts_broken = broken
+
+    def _scored_tricks(self, rng: random.Random) -> None:
+        """:meth:`_random_tricks` without the history and the inference bookkeeping (same choices and scores)."""
+        rand = rng.random
+        hands = self.hands
+        g = self.game
+        tables = g.tables
+        suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
+        keys = g.winner_keys(-1)
+        followers = g.followers
+        suit_of = g.suit_of
+        won, tricks_won = self.won, self.tricks_won
+        not_points = g.deck.full_mask & ~POINT_MASK
+        not_hearts = g.deck.full_mask & ~HEART_MASK
+        two_clubs = 1 << TWO_CLUBS
+        breaking = HEART_MASK | (1 << QUEEN_SPADES if g.queen_breaks else 0)
+        broken = self.hearts_broken
+        first = self.first_trick()
+        trick = self.trick
+        leader = self.leader
+        if trick:  # finish the trick in progress
+            led = suit_of[trick[0]]
+            key = keys[led]
+            best, best_v, w = trick_so_far(trick, (leader,) + followers[leader], key)
+            seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
+        else:
+            leader = self.current
+            if not hands[leader]:
+                return
+            seats = ()
+        while True:
+            if not seats:  # lead: the 2 of clubs first, hearts only once broken (or with nothing else)
+                hand = hands[leader]
+                if not hand:
+                    break
+                if first:
+                    legal = hand & two_clubs or hand
+                elif not broken:
+                    legal = hand & not_hearts or hand
+                else:
+                    legal = hand
+                k = int(rand() * legal.bit_count())
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                w = legal & -legal
+                card = w.bit_length() - 1
+                hands[leader] = hand ^ w
+                if not broken and w & breaking:
+                    broken = True
+                led = suit_of[card]
+                key = keys[led]
+                best, best_v = leader, key[card]
+                seats = followers[leader]
+            table = suit_cards[led]
+            shift = shifts[led]
+            for seat in seats:
+                hand = hands[seat]
+                follow = table[hand >> shift & rank_mask]
+                if follow:
+                    card = follow[int(rand() * len(follow))]
+                    bit = 1 << card
+                else:
+                    legal = (hand & not_points if first else 0) or hand
+                    k = int(rand() * legal.bit_count())
+                    while k:
+                        legal &= legal - 1
+                        k -= 1
+                    bit = legal & -legal
+                    card = bit.bit_length() - 1
+                if not broken and bit & breaking:
+                    broken = True
+                hands[seat] = hand ^ bit
+                w |= bit
+                if key[card] > best_v:
+                    best, best_v = seat, key[card]
             won[best] |= w
             tricks_won[best] += 1
             leader = best

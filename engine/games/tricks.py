@@ -312,14 +312,12 @@ class TrickState(GameState):
             GameState.random_rollout(self, rng)
 
     def playout_outcomes(self, rng: random.Random) -> list[float]:
-        """Random playout and its outcomes; in a game decided by card points (Sueca) the playout stops at
-        the end of the trick that gives a side more than half of the points."""
-        if self._plain_tricks:
-            sides = self.play_out_tricks(rng, self.game.winning_points)
-            if sides is not None:
-                return side_outcomes(sides[0] - sides[1], self.num_players)
-        else:
-            self.random_rollout(rng)  # the subclass's own playout
+        """Random playout and its outcomes. A game decided by card points (Sueca) with this class's plain
+        trick rules stops the playout at the end of the trick that gives a side more than half of the points
+        (:meth:`_side_points_playout`; the state is used up), others play to the end."""
+        if self._plain_tricks and self.game.winning_points:
+            return self._side_points_playout(rng)
+        self.random_rollout(rng)
         return self.outcomes()
 
     def side_points(self) -> list[int]:
@@ -330,14 +328,11 @@ class TrickState(GameState):
             return [points_of(won[0] | won[2]), points_of(won[1] | won[3])]
         return [points_of(won[0]), points_of(won[1])]
 
-    def play_out_tricks(self, rng: random.Random, stop_above: int = 0) -> list[int] | None:
+    def play_out_tricks(self, rng: random.Random) -> None:
         """Play the remaining tricks (follow suit if able, ``self.trump`` wins) with uniformly random legal
         cards: exactly the choices, voids, history and final state of the generic loop
         ``do(legal_moves()[int(rng.random() * len(moves))])`` of this class's rules, one trick at a time
-        with table lookups (a followed suit's cards, trick-winner keys) instead of move lists.
-
-        ``stop_above`` > 0 (two sides, points by rank): stop after the trick that gives a side (``seat % 2``)
-        more card points than that, the same choices up to there, and return the sides' card points."""
+        with table lookups (a followed suit's cards, trick-winner keys) instead of move lists."""
         g = self.game
         tables = g.tables
         suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
@@ -351,10 +346,6 @@ class TrickState(GameState):
         rand = rng.random
         trick = self.trick
         leader = self.leader
-        if stop_above:  # a trick's points inlined (points_of's sum): once per trick in the hot loop
-            rank_points = g.rank_points
-            ranks3 = 3 * ranks
-            sides = self.side_points()
         if trick:  # finish the trick in progress
             led = suit_of[trick[0]]
             key = keys[led]
@@ -414,16 +405,87 @@ class TrickState(GameState):
             tricks_won[best] += 1
             leader = best
             seats = ()
-            if stop_above:
-                side = best & 1
-                p = sides[side] = sides[side] + (
-                    rank_points[w & rank_mask] + rank_points[w >> ranks & rank_mask]
-                    + rank_points[w >> ranks2 & rank_mask] + rank_points[w >> ranks3])
-                if p > stop_above:
-                    break
         trick.clear()
         self.leader = self.current = leader
-        return sides if stop_above else None
+
+    def _side_points_playout(self, rng: random.Random) -> list[float]:
+        """:meth:`playout_outcomes` of a game decided by card points, with this class's plain trick rules:
+        the random choices of :meth:`play_out_tricks`, stopped after the trick that gives a side
+        (``seat % 2``) more than half of the card points, and the outcomes of playing on to the end.
+        Only the hands and the card points are kept up to date: the state is used up afterwards."""
+        g = self.game
+        tables = g.tables
+        suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
+        suit0, suit1, suit2, suit3 = suit_cards
+        ranks, ranks2, low_half = tables.ranks, 2 * tables.ranks, (1 << 2 * tables.ranks) - 1
+        keys = g.winner_keys(self.trump)
+        followers = g.followers
+        suit_of = g.suit_of
+        points = g.card_points
+        stop = g.winning_points
+        hands = self.hands
+        rand = rng.random
+        sides = self.side_points()
+        trick = self.trick
+        leader = self.leader
+        if trick:  # finish the trick in progress
+            led = suit_of[trick[0]]
+            key = keys[led]
+            best, best_v, _ = trick_so_far(trick, (leader,) + followers[leader], key)
+            pts = sum(points[c] for c in trick)
+            seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
+        else:
+            leader = self.current
+            if not hands[leader]:
+                return self.outcomes()
+            seats = ()
+        while True:
+            if not seats:  # lead a new trick with any card
+                hand = hands[leader]
+                if not hand:
+                    break
+                k = int(rand() * hand.bit_count())
+                half = hand & low_half
+                n_low = half.bit_count()
+                if k < n_low:  # the k-th card: which half, which suit, then a table lookup
+                    sub = suit0[half & rank_mask]
+                    card = sub[k] if k < len(sub) else suit1[half >> ranks][k - len(sub)]
+                else:
+                    k -= n_low
+                    half = hand >> ranks2
+                    sub = suit2[half & rank_mask]
+                    card = sub[k] if k < len(sub) else suit3[half >> ranks][k - len(sub)]
+                hands[leader] = hand ^ 1 << card
+                led = suit_of[card]
+                key = keys[led]
+                best, best_v = leader, key[card]
+                pts = points[card]
+                seats = followers[leader]
+            table = suit_cards[led]
+            shift = shifts[led]
+            for seat in seats:
+                hand = hands[seat]
+                follow = table[hand >> shift & rank_mask]
+                if follow:
+                    card = follow[int(rand() * len(follow))]
+                else:
+                    legal = hand
+                    k = int(rand() * hand.bit_count())
+                    while k:
+                        legal &= legal - 1
+                        k -= 1
+                    card = (legal & -legal).bit_length() - 1
+                hands[seat] = hand ^ 1 << card
+                pts += points[card]
+                if key[card] > best_v:
+                    best, best_v = seat, key[card]
+            side = best & 1
+            p = sides[side] = sides[side] + pts
+            if p > stop:
+                break
+            leader = best
+            seats = ()
+        return side_outcomes(sides[0] - sides[1], self.num_players)
 
     def _finish_trick(self) -> None:
         idx = self.trick_winner_index()

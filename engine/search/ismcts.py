@@ -294,7 +294,7 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
             elif wl:
                 rewards = [2.0 * o - 1.0 for o in d.playout_outcomes(rng)]
             else:
-                d.random_rollout(rng)  # returns at once on a finished hand
+                d.scored_playout(rng)  # returns at once on a finished hand
                 rewards = reward_vector(reward_kind, d)
         else:
             if d.current_player >= 0:
