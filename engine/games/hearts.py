@@ -235,17 +235,18 @@ class HeartsState(TrickState):
     def scored_playout(self, rng: random.Random) -> None:
         """:meth:`random_rollout`'s choices without the history and the inference bookkeeping (voids, cards
         a seat cannot hold): hands, tricks and scores end as in :meth:`random_rollout`."""
-        self._random_passes(rng)
+        self._random_passes(rng, False)
         self._scored_tricks(rng)
 
     def playout_outcomes(self, rng: random.Random) -> list[float]:
         """The search's PWL playout (:meth:`scored_playout`) and its outcomes."""
-        self._random_passes(rng)
+        self._random_passes(rng, False)
         self._scored_tricks(rng)
         return self.outcomes()
 
-    def _random_passes(self, rng: random.Random) -> None:
-        """The passes still to make, uniformly random (one seat at a time), then the play starts."""
+    def _random_passes(self, rng: random.Random, record: bool = True) -> None:
+        """The passes still to make, uniformly random (one seat at a time), then the play starts; ``record``
+        False leaves them out of the history (the search's scoring playouts)."""
         if not (self.pass_offset and self.passes_done < 4 * PASS_CARDS):
             return
         rand = rng.random
@@ -275,7 +276,8 @@ class HeartsState(TrickState):
                 bit = 1 << (move ^ PASS_FLAG)
                 hand ^= bit
                 out |= bit
-                append((seat, move))
+                if record:
+                    append((seat, move))
             hands[seat] = hand
             passed[seat] = out
             done += PASS_CARDS - done % PASS_CARDS
