@@ -5,7 +5,10 @@
 * no hidden cards: a clone of the masked state;
 * a belief matrix: :func:`engine.determinize.sample_assignment` (seeds/000 4.1 with probabilities);
 * otherwise shuffle-and-split of the unknown cards with rejection of deals that break a slot's
-  constraint (a void, a known card). Accepted deals are exactly uniform over every consistent deal. When
+  constraint (a void, a known card). Accepted deals are exactly uniform over every consistent deal. The
+  shuffles are numpy's, a batch at a time on the cards' bits, and each slot's card set is one
+  ``bitwise_or.reduceat`` segment of a row (a generator seeded once from the search's ``random.Random``, so
+  the same seed deals the same). When
   constraints reject too many deals, the sampler switches to the restricted-assignment algorithm
   (:func:`engine.determinize.assign_uniform`, seeds/000 Algorithm 1), which never fails.
 """
@@ -14,6 +17,8 @@ from __future__ import annotations
 
 import random
 from typing import Any
+
+import numpy as np
 
 from engine.cards import bits
 from engine.determinize import assign_uniform, sample_assignment
@@ -43,6 +48,19 @@ class DealSampler:
             self.last = -1
             self.order = by_size
         self.free = all(s.allowed & obs.unknown == obs.unknown for s in obs.slots)
+        # numpy shuffle-and-split: the slots holding cards in draw order (the last takes the rest) and where
+        # each one's segment of the shuffled card bits starts; only for card numbers that fit in 64 bits.
+        self.segments = [k for k in self.order if self.plan[k][0]] + ([self.last] if self.last >= 0 else [])
+        starts = np.cumsum([0] + [self.plan[k][0] for k in self.segments])
+        self.starts = starts[:-1]
+        self.drawn = int(starts[-1])
+        self.whole = self.drawn == len(self.cards)
+        self.in_order = self.segments == list(range(len(self.plan)))
+        self.card_bits = (np.array([1 << c for c in self.cards], dtype=np.uint64)
+                          if self.cards and self.cards[-1] < 64 and self.segments else None)
+        self.generator: np.random.Generator | None = None
+        self.rows: list[list[int]] = []
+        self.batch = 16
         self.rejection = True
         self.attempts = 0
         self.accepted = 0
@@ -51,6 +69,27 @@ class DealSampler:
         """One card set per hidden slot."""
         if self.bias is not None:
             return sample_assignment(self.obs, rng, self.bias)
+        if self.rejection and self.card_bits is not None:
+            rows = self.rows
+            plan = self.plan
+            for _ in range(self.TRIES):
+                if not rows:
+                    rows = self.rows = self._shuffled_rows(rng)
+                sets = rows.pop()
+                self.attempts += 1
+                if not self.free:
+                    if any(m & ~plan[k][1] for k, m in zip(self.segments, sets, strict=True)):
+                        continue
+                self.accepted += 1
+                if self.in_order:
+                    return sets
+                out = [0] * len(plan)
+                for k, m in zip(self.segments, sets, strict=True):
+                    out[k] = m
+                return out
+            if self.attempts >= 60 and self.accepted * 4 < self.attempts:
+                self.rejection = False  # too constrained: use Algorithm 1 from now on
+            return assign_uniform(self.unknown, self.slots, rng)
         if self.rejection:
             cards = self.cards
             plan = self.plan
@@ -91,6 +130,20 @@ class DealSampler:
             if self.attempts >= 60 and self.accepted * 4 < self.attempts:
                 self.rejection = False  # too constrained: use Algorithm 1 from now on
         return assign_uniform(self.unknown, self.slots, rng)
+
+    def _shuffled_rows(self, rng: random.Random) -> list[list[int]]:
+        """A batch of independent uniform shuffle-and-splits: each row holds the card sets of
+        :attr:`segments`. Batches grow from 16 to 512 rows, so short searches waste little."""
+        gen = self.generator
+        if gen is None:
+            gen = self.generator = np.random.default_rng(rng.getrandbits(64))
+        size = self.batch
+        self.batch = min(2 * size, 512)
+        shuffled = np.broadcast_to(self.card_bits, (size, len(self.cards))).copy()
+        gen.permuted(shuffled, axis=1, out=shuffled)
+        if not self.whole:
+            shuffled = shuffled[:, :self.drawn]
+        return np.bitwise_or.reduceat(shuffled, self.starts, axis=1).tolist()
 
     def deal(self, rng: random.Random) -> GameState:
         """A fresh full state consistent with the observation."""
