@@ -256,8 +256,7 @@ class BiscaState(TrickState):
         g = self.game
         tables = g.tables
         suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
-        suit0, suit1, suit2, suit3 = suit_cards
-        ranks, ranks2, low_half = tables.ranks, 2 * tables.ranks, (1 << 2 * tables.ranks) - 1
+        kth = tables.kth
         keys = g.winner_keys(self.trump)
         followers = g.followers
         suit_of = g.suit_of
@@ -298,16 +297,7 @@ class BiscaState(TrickState):
                         k = int(rand() * count)
                 else:
                     k = int(rand() * count)
-                half = hand & low_half
-                n_low = half.bit_count()
-                if k < n_low:  # the k-th card: which half, which suit, then a table lookup
-                    sub = suit0[half & rank_mask]
-                    card = sub[k] if k < len(sub) else suit1[half >> ranks][k - len(sub)]
-                else:
-                    k -= n_low
-                    half = hand >> ranks2
-                    sub = suit2[half & rank_mask]
-                    card = sub[k] if k < len(sub) else suit3[half >> ranks][k - len(sub)]
+                card = kth(hand, k)
                 w = 1 << card
                 hands[leader] = hand ^ w
                 if revealed and revealed & w:
@@ -357,16 +347,7 @@ class BiscaState(TrickState):
                             k = int(rand() * count)
                     else:
                         k = int(rand() * count)
-                    half = hand & low_half
-                    n_low = half.bit_count()
-                    if k < n_low:
-                        sub = suit0[half & rank_mask]
-                        card = sub[k] if k < len(sub) else suit1[half >> ranks][k - len(sub)]
-                    else:
-                        k -= n_low
-                        half = hand >> ranks2
-                        sub = suit2[half & rank_mask]
-                        card = sub[k] if k < len(sub) else suit3[half >> ranks][k - len(sub)]
+                    card = kth(hand, k)
                     bit = 1 << card
                     hands[seat] = hand ^ bit
                     if revealed and revealed & bit:
@@ -406,8 +387,7 @@ class BiscaState(TrickState):
         g = self.game
         tables = g.tables
         suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
-        suit0, suit1, suit2, suit3 = suit_cards
-        ranks, ranks2, low_half = tables.ranks, 2 * tables.ranks, (1 << 2 * tables.ranks) - 1
+        kth = tables.kth
         keys = g.winner_keys(self.trump)
         followers = g.followers
         suit_of = g.suit_of
@@ -447,16 +427,7 @@ class BiscaState(TrickState):
                         k = int(rand() * count)
                 else:
                     k = int(rand() * count)
-                half = hand & low_half
-                n_low = half.bit_count()
-                if k < n_low:  # the k-th card: which half, which suit, then a table lookup
-                    sub = suit0[half & rank_mask]
-                    card = sub[k] if k < len(sub) else suit1[half >> ranks][k - len(sub)]
-                else:
-                    k -= n_low
-                    half = hand >> ranks2
-                    sub = suit2[half & rank_mask]
-                    card = sub[k] if k < len(sub) else suit3[half >> ranks][k - len(sub)]
+                card = kth(hand, k)
                 hands[leader] = hand ^ 1 << card
                 led = suit_of[card]
                 key = keys[led]
@@ -495,16 +466,7 @@ class BiscaState(TrickState):
                             k = int(rand() * count)
                     else:
                         k = int(rand() * count)
-                    half = hand & low_half
-                    n_low = half.bit_count()
-                    if k < n_low:
-                        sub = suit0[half & rank_mask]
-                        card = sub[k] if k < len(sub) else suit1[half >> ranks][k - len(sub)]
-                    else:
-                        k -= n_low
-                        half = hand >> ranks2
-                        sub = suit2[half & rank_mask]
-                        card = sub[k] if k < len(sub) else suit3[half >> ranks][k - len(sub)]
+                    card = kth(hand, k)
                     hands[seat] = hand ^ 1 << card
                     pts += points[card]
                     if key[card] > best_v:
@@ -529,8 +491,7 @@ class BiscaState(TrickState):
         g = self.game
         tables = g.tables
         suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
-        suit0, suit1, suit2, suit3 = suit_cards
-        ranks, ranks2, low_half = tables.ranks, 2 * tables.ranks, (1 << 2 * tables.ranks) - 1
+        kth = tables.kth
         keys = g.winner_keys(self.trump)
         suit_of = g.suit_of
         points = g.card_points
@@ -563,16 +524,7 @@ class BiscaState(TrickState):
                         k = int(rand() * count)
                 else:
                     k = int(rand() * count)
-                half = hand & low_half
-                n_low = half.bit_count()
-                if k < n_low:  # the k-th card: which half, which suit, then a table lookup
-                    sub = suit0[half & rank_mask]
-                    lead = sub[k] if k < len(sub) else suit1[half >> ranks][k - len(sub)]
-                else:
-                    k -= n_low
-                    half = hand >> ranks2
-                    sub = suit2[half & rank_mask]
-                    lead = sub[k] if k < len(sub) else suit3[half >> ranks][k - len(sub)]
+                lead = kth(hand, k)
                 hands[leader] = hand ^ 1 << lead
                 follower = 1 - leader
             hand = hands[follower]
@@ -599,16 +551,7 @@ class BiscaState(TrickState):
                         k = int(rand() * count)
                 else:
                     k = int(rand() * count)
-                half = hand & low_half
-                n_low = half.bit_count()
-                if k < n_low:
-                    sub = suit0[half & rank_mask]
-                    card = sub[k] if k < len(sub) else suit1[half >> ranks][k - len(sub)]
-                else:
-                    k -= n_low
-                    half = hand >> ranks2
-                    sub = suit2[half & rank_mask]
-                    card = sub[k] if k < len(sub) else suit3[half >> ranks][k - len(sub)]
+                card = kth(hand, k)
             hands[follower] = hand ^ 1 << card
             key = keys[suit_of[lead]]
             if key[card] > key[lead]:

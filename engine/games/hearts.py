@@ -256,23 +256,12 @@ class HeartsState(TrickState):
         done = self.passes_done
         seat = self.current
         tables = self.game.pass_tables  # cards | PASS_FLAG
-        suit0, suit1, suit2, suit3 = tables.suit_cards
-        rank_mask = tables.rank_mask
+        kth = tables.kth
         while True:  # one seat at a time: its remaining passes, then the next seat
             hand = hands[seat]
             out = passed[seat]
             for _ in range(PASS_CARDS - done % PASS_CARDS):
-                k = int(rand() * hand.bit_count())
-                half = hand & 0x3FFFFFF  # clubs and diamonds
-                n_low = half.bit_count()
-                if k < n_low:  # the k-th card: which half, which suit, then a table lookup
-                    sub = suit0[half & rank_mask]
-                    move = sub[k] if k < len(sub) else suit1[half >> 13][k - len(sub)]
-                else:
-                    k -= n_low
-                    half = hand >> 26
-                    sub = suit2[half & rank_mask]
-                    move = sub[k] if k < len(sub) else suit3[half >> 13][k - len(sub)]
+                move = kth(hand, int(rand() * hand.bit_count()))
                 bit = 1 << (move ^ PASS_FLAG)
                 hand ^= bit
                 out |= bit

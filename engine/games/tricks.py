@@ -9,6 +9,7 @@ what other seats know). Moves are card indexes; a game may add flag bits for spe
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -22,6 +23,36 @@ HIDDEN_MOVE = -1
 """A move another seat made face down (recorded in observations without its card)."""
 
 
+def _kth_card(tables: CardTables) -> Callable[[int, int], int]:
+    """``kth(cards, k)``: the ``k``-th lowest card of a set (with the tables' flag): for a four-suit deck,
+    which half of the suits, which suit, then one table lookup (the hot paths' way to pick a random card)."""
+    if tables.num_suits != 4:
+        def kth_any(cards: int, k: int) -> int:
+            for table, shift in zip(tables.suit_cards, tables.shift, strict=True):
+                sub = table[cards >> shift & tables.rank_mask]
+                if k < len(sub):
+                    return sub[k]
+                k -= len(sub)
+            raise IndexError("k is not below the number of cards")
+        return kth_any
+    suit0, suit1, suit2, suit3 = tables.suit_cards
+    ranks, rank_mask = tables.ranks, tables.rank_mask
+    ranks2, low_half = 2 * ranks, (1 << 2 * ranks) - 1
+
+    def kth(cards: int, k: int) -> int:
+        half = cards & low_half
+        n_low = half.bit_count()
+        if k < n_low:
+            sub = suit0[half & rank_mask]
+            return sub[k] if k < len(sub) else suit1[half >> ranks][k - len(sub)]
+        k -= n_low
+        half = cards >> ranks2
+        sub = suit2[half & rank_mask]
+        return sub[k] if k < len(sub) else suit3[half >> ranks][k - len(sub)]
+
+    return kth
+
+
 class CardTables:
     """Lookup tables of a deck for the search hot paths (built once per deck, shared).
 
@@ -31,7 +62,7 @@ class CardTables:
     (move lists such as ``PASS_FLAG | card``).
     """
 
-    __slots__ = ("deck", "flag", "ranks", "rank_mask", "shift", "suit_cards", "num_suits")
+    __slots__ = ("deck", "flag", "ranks", "rank_mask", "shift", "suit_cards", "num_suits", "kth")
 
     def __init__(self, deck: Deck, flag: int = 0) -> None:
         self.deck = deck
@@ -49,6 +80,7 @@ class CardTables:
                 high = sub.bit_length() - 1
                 table[sub] = table[sub ^ (1 << high)] + (base + high,)
             self.suit_cards.append(table)
+        self.kth: Callable[[int, int], int] = _kth_card(self)
 
     def __reduce__(self) -> tuple[Any, tuple[Deck, int]]:
         return card_tables, (self.deck, self.flag)  # pickled as a reference: rebuilt (or shared) on loading
@@ -336,8 +368,7 @@ class TrickState(GameState):
         g = self.game
         tables = g.tables
         suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
-        suit0, suit1, suit2, suit3 = suit_cards
-        ranks, ranks2, low_half = tables.ranks, 2 * tables.ranks, (1 << 2 * tables.ranks) - 1
+        kth = tables.kth
         keys = g.winner_keys(self.trump)
         followers = g.followers
         suit_of = g.suit_of
@@ -361,17 +392,7 @@ class TrickState(GameState):
                 hand = hands[leader]
                 if not hand:
                     break
-                k = int(rand() * hand.bit_count())
-                half = hand & low_half
-                n_low = half.bit_count()
-                if k < n_low:  # the k-th card: which half, which suit, then a table lookup
-                    sub = suit0[half & rank_mask]
-                    card = sub[k] if k < len(sub) else suit1[half >> ranks][k - len(sub)]
-                else:
-                    k -= n_low
-                    half = hand >> ranks2
-                    sub = suit2[half & rank_mask]
-                    card = sub[k] if k < len(sub) else suit3[half >> ranks][k - len(sub)]
+                card = kth(hand, int(rand() * hand.bit_count()))
                 w = 1 << card
                 hands[leader] = hand ^ w
                 append((leader, card))
@@ -416,8 +437,7 @@ class TrickState(GameState):
         g = self.game
         tables = g.tables
         suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
-        suit0, suit1, suit2, suit3 = suit_cards
-        ranks, ranks2, low_half = tables.ranks, 2 * tables.ranks, (1 << 2 * tables.ranks) - 1
+        kth = tables.kth
         keys = g.winner_keys(self.trump)
         followers = g.followers
         suit_of = g.suit_of
@@ -444,17 +464,7 @@ class TrickState(GameState):
                 hand = hands[leader]
                 if not hand:
                     break
-                k = int(rand() * hand.bit_count())
-                half = hand & low_half
-                n_low = half.bit_count()
-                if k < n_low:  # the k-th card: which half, which suit, then a table lookup
-                    sub = suit0[half & rank_mask]
-                    card = sub[k] if k < len(sub) else suit1[half >> ranks][k - len(sub)]
-                else:
-                    k -= n_low
-                    half = hand >> ranks2
-                    sub = suit2[half & rank_mask]
-                    card = sub[k] if k < len(sub) else suit3[half >> ranks][k - len(sub)]
+                card = kth(hand, int(rand() * hand.bit_count()))
                 hands[leader] = hand ^ 1 << card
                 led = suit_of[card]
                 key = keys[led]
