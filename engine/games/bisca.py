@@ -318,13 +318,8 @@ class BiscaState(TrickState):
                         bit = 1 << card
                     else:
                         voids[seat] |= 1 << led
-                        legal = hand
-                        k = int(rand() * hand.bit_count())
-                        while k:
-                            legal &= legal - 1
-                            k -= 1
-                        bit = legal & -legal
-                        card = bit.bit_length() - 1
+                        card = kth(hand, int(rand() * hand.bit_count()))
+                        bit = 1 << card
                     hands[seat] = hand ^ bit
                     if revealed and revealed & bit:
                         revealed ^= bit
@@ -443,12 +438,7 @@ class BiscaState(TrickState):
                     if follow:
                         card = follow[int(rand() * len(follow))]
                     else:
-                        legal = hand
-                        k = int(rand() * hand.bit_count())
-                        while k:
-                            legal &= legal - 1
-                            k -= 1
-                        card = (legal & -legal).bit_length() - 1
+                        card = kth(hand, int(rand() * hand.bit_count()))
                     hands[seat] = hand ^ 1 << card
                     pts += points[card]
                     if key[card] > best_v:
@@ -534,12 +524,7 @@ class BiscaState(TrickState):
                 if follow:
                     card = follow[int(rand() * len(follow))]
                 else:
-                    legal = hand
-                    k = int(rand() * hand.bit_count())
-                    while k:
-                        legal &= legal - 1
-                        k -= 1
-                    card = (legal & -legal).bit_length() - 1
+                    card = kth(hand, int(rand() * hand.bit_count()))
             else:
                 count = hand.bit_count()
                 if exchange and hand >> xcard & 1:

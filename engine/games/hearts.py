@@ -236,12 +236,12 @@ class HeartsState(TrickState):
         """:meth:`random_rollout`'s choices without the history and the inference bookkeeping (voids, cards
         a seat cannot hold): hands, tricks and scores end as in :meth:`random_rollout`."""
         self._random_passes(rng, False)
-        self._scored_tricks(rng)
+        self._random_tricks(rng, False)
 
     def playout_outcomes(self, rng: random.Random) -> list[float]:
         """The search's PWL playout (:meth:`scored_playout`) and its outcomes."""
         self._random_passes(rng, False)
-        self._scored_tricks(rng)
+        self._random_tricks(rng, False)
         return self.outcomes()
 
     def _random_passes(self, rng: random.Random, record: bool = True) -> None:
@@ -280,8 +280,10 @@ class HeartsState(TrickState):
             hands[(s + offset) % 4] |= passed[s]
         self._start_play()
 
-    def _random_tricks(self, rng: random.Random) -> None:
-        """The play after the passes, uniformly random legal cards one trick at a time (table lookups)."""
+    def _random_tricks(self, rng: random.Random, record: bool = True) -> None:
+        """The play after the passes, uniformly random legal cards one trick at a time (table lookups);
+        ``record`` False skips the history and the inference bookkeeping (voids, cards a seat cannot hold),
+        which do not score."""
         rand = rng.random
         hands = self.hands
         append = self.history.append
@@ -329,98 +331,11 @@ class HeartsState(TrickState):
                 card = w.bit_length() - 1
                 hands[leader] = hand ^ w
                 if not broken and w & breaking:
-                    if w & HEART_MASK:
+                    if record and w & HEART_MASK:
                         excluded[leader] |= not_hearts  # led hearts unbroken: held only hearts
                     broken = True
-                append((leader, card))
-                led = suit_of[card]
-                key = keys[led]
-                best, best_v = leader, key[card]
-                seats = followers[leader]
-            table = suit_cards[led]
-            shift = shifts[led]
-            for seat in seats:
-                hand = hands[seat]
-                follow = table[hand >> shift & rank_mask]
-                if follow:
-                    card = follow[int(rand() * len(follow))]
-                    bit = 1 << card
-                else:
-                    voids[seat] |= 1 << led
-                    legal = (hand & not_points if first else 0) or hand
-                    k = int(rand() * legal.bit_count())
-                    while k:
-                        legal &= legal - 1
-                        k -= 1
-                    bit = legal & -legal
-                    card = bit.bit_length() - 1
-                    if first and bit & POINT_MASK:
-                        excluded[seat] |= not_points  # points on the first trick: had nothing else
-                if not broken and bit & breaking:
-                    broken = True
-                hands[seat] = hand ^ bit
-                w |= bit
-                if key[card] > best_v:
-                    best, best_v = seat, key[card]
-                append((seat, card))
-            won[best] |= w
-            tricks_won[best] += 1
-            leader = best
-            seats = ()
-            first = False
-        trick.clear()
-        self.leader = self.current = leader
-        self.hearts_broken = broken
-
-    def _scored_tricks(self, rng: random.Random) -> None:
-        """:meth:`_random_tricks` without the history and the inference bookkeeping (same choices and scores)."""
-        rand = rng.random
-        hands = self.hands
-        g = self.game
-        tables = g.tables
-        suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
-        keys = g.winner_keys(-1)
-        followers = g.followers
-        suit_of = g.suit_of
-        won, tricks_won = self.won, self.tricks_won
-        not_points = g.deck.full_mask & ~POINT_MASK
-        not_hearts = g.deck.full_mask & ~HEART_MASK
-        two_clubs = 1 << TWO_CLUBS
-        breaking = HEART_MASK | (1 << QUEEN_SPADES if g.queen_breaks else 0)
-        broken = self.hearts_broken
-        first = self.first_trick()
-        trick = self.trick
-        leader = self.leader
-        if trick:  # finish the trick in progress
-            led = suit_of[trick[0]]
-            key = keys[led]
-            best, best_v, w = trick_so_far(trick, (leader,) + followers[leader], key)
-            seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
-        else:
-            leader = self.current
-            if not hands[leader]:
-                return
-            seats = ()
-        while True:
-            if not seats:  # lead: the 2 of clubs first, hearts only once broken (or with nothing else)
-                hand = hands[leader]
-                if not hand:
-                    break
-                if first:
-                    legal = hand & two_clubs or hand
-                elif not broken:
-                    legal = hand & not_hearts or hand
-                else:
-                    legal = hand
-                k = int(rand() * legal.bit_count())
-                while k:
-                    legal &= legal - 1
-                    k -= 1
-                w = legal & -legal
-                card = w.bit_length() - 1
-                hands[leader] = hand ^ w
-                if not broken and w & breaking:
-                    broken = True
+                if record:
+                    append((leader, card))
                 led = suit_of[card]
                 key = keys[led]
                 best, best_v = leader, key[card]
@@ -441,12 +356,18 @@ class HeartsState(TrickState):
                         k -= 1
                     bit = legal & -legal
                     card = bit.bit_length() - 1
+                    if record:
+                        voids[seat] |= 1 << led
+                        if first and bit & POINT_MASK:
+                            excluded[seat] |= not_points  # points on the first trick: had nothing else
                 if not broken and bit & breaking:
                     broken = True
                 hands[seat] = hand ^ bit
                 w |= bit
                 if key[card] > best_v:
                     best, best_v = seat, key[card]
+                if record:
+                    append((seat, card))
             won[best] |= w
             tricks_won[best] += 1
             leader = best

@@ -410,13 +410,8 @@ class TrickState(GameState):
                     bit = 1 << card
                 else:
                     voids[seat] |= 1 << led
-                    legal = hand
-                    k = int(rand() * hand.bit_count())
-                    while k:
-                        legal &= legal - 1
-                        k -= 1
-                    bit = legal & -legal
-                    card = bit.bit_length() - 1
+                    card = kth(hand, int(rand() * hand.bit_count()))
+                    bit = 1 << card
                 hands[seat] = hand ^ bit
                 w |= bit
                 if key[card] > best_v:
@@ -479,12 +474,7 @@ class TrickState(GameState):
                 if follow:
                     card = follow[int(rand() * len(follow))]
                 else:
-                    legal = hand
-                    k = int(rand() * hand.bit_count())
-                    while k:
-                        legal &= legal - 1
-                        k -= 1
-                    card = (legal & -legal).bit_length() - 1
+                    card = kth(hand, int(rand() * hand.bit_count()))
                 hands[seat] = hand ^ 1 << card
                 pts += points[card]
                 if key[card] > best_v:
