@@ -6,8 +6,9 @@ dealt hand) and reports iterations/s and seconds/move (median, min, max), wall c
 with the machine it ran on; ``--repeat R`` makes R passes over the same positions.
 
 ``python -m engine.bench --what playouts [--game G ...] [--seconds 2]`` reports random playouts/s (clone a
-dealt hand and play it out with random legal moves) and determinizations/s (of the current player's
-observation) for each game (every available game by default).
+dealt hand and play it out with random legal moves), determinizations/s of the current player's observation
+(the generic :func:`engine.determinize.determinize`) and the search's deals/s (its ``DealSampler``: one per
+decision, a deal per iteration) for each game (every available game by default).
 
 ``python -m engine.bench --what bytecodes --game G --agent SPEC --positions K`` counts the Python bytecodes
 the agent executes per iteration at the K openings, in total and per function (after one warm-up decision
@@ -34,6 +35,7 @@ from engine.determinize import determinize
 from engine.game import Game, GameError, GameState
 from engine.rng import derive_seed
 from engine.search.common import random_rollout
+from engine.search.sampler import DealSampler
 
 
 def first_decision(game: Game, seed: int, index: int) -> GameState:
@@ -158,9 +160,13 @@ def bench_playouts(game: Game, seconds: float, seed: int) -> dict[str, Any]:
 
     playouts, playouts_cpu = rate(lambda s: random_rollout(s.clone(), rng), states)
     dets, dets_cpu = rate(lambda o: determinize(o, rng), observations)
+    samplers = [DealSampler(o) for o in observations]  # the search's: one per decision, a deal per iteration
+    deals, deals_cpu = rate(lambda d: d.deal(rng), samplers)
     return {"random_playouts_per_second": round(playouts, 1), "determinizations_per_second": round(dets, 1),
+            "search_deals_per_second": round(deals, 1),
             "cpu": {"random_playouts_per_second": round(playouts_cpu, 1),
-                    "determinizations_per_second": round(dets_cpu, 1)}}
+                    "determinizations_per_second": round(dets_cpu, 1),
+                    "search_deals_per_second": round(deals_cpu, 1)}}
 
 
 def bench_bytecodes(game: Game, spec: str, positions: int, seed: int, top: int = 12) -> dict[str, Any]:
