@@ -312,3 +312,13 @@ def test_agent_bench_writes_the_issue_json_format(tmp_path) -> None:
     assert out["machine"]["cpus"] >= 1 and out["machine"]["python"].startswith("3.")
     with pytest.raises(SystemExit):  # argparse's error: a usage line and exit status 2
         main(["--game", "sueca", "--agent", "ismcts:iterations=5", "--positions", "0"])
+
+
+def test_playouts_bench_reports_playouts_and_both_kinds_of_deal() -> None:
+    """``--what playouts``: random playouts, generic determinizations and the search's deals per second."""
+    from engine.bench import bench_playouts
+
+    out = bench_playouts(registry.create("bisca"), seconds=0.05, seed=2)
+    for block in (out, out["cpu"]):
+        for key in ("random_playouts_per_second", "determinizations_per_second", "search_deals_per_second"):
+            assert block[key] > 0
