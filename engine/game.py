@@ -313,11 +313,13 @@ class GameState:
         """What ``seat`` knows: see :class:`engine.observation.Observation`."""
         raise NotImplementedError
 
-    def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random) -> None:
+    def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random,
+                    orders: dict[int, list[int]] | None = None) -> None:
         """Put sampled cards into the hidden slots of an observation's masked state (in place).
 
         ``assignment[i]`` is the card set for ``slots[i]`` (the observation's slots). Ordered slots
-        (a stock) are shuffled with ``rng``.
+        (a stock) take their order from ``orders[i]`` when given (those cards in a uniformly random order),
+        else are shuffled with ``rng``.
         """
         raise NotImplementedError
 

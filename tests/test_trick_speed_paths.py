@@ -116,23 +116,27 @@ def test_winner_keys_pick_the_trick_winner(name: str) -> None:
         assert best == state.trick_winner_index()
 
 
-def test_sampled_bisca_stock_order_is_uniform() -> None:
-    """fill_hidden orders the hidden stock uniformly: the 6 relative orders of a 3-card hidden stock are
-    equally likely (chi-square, df = 5, 0.999 quantile 20.5; seeded, so deterministic)."""
+@pytest.mark.parametrize(("name", "variant", "offset"), [
+    ("bisca", {"hand_size": 3}, 1), ("bisca", {}, 1), ("scopa", {}, 0), ("pharaoh", {}, 0)])
+def test_sampled_stock_order_is_uniform(name: str, variant: dict, offset: int) -> None:
+    """The search's deals order a hidden stock uniformly: the 6 relative orders of the three lowest cards
+    in the dealt stock are equally likely (chi-square, df = 5, 0.999 quantile 20.5; seeded, so
+    deterministic). ``offset`` skips Bisca's face-up trump, which stays in place."""
     from itertools import permutations
 
-    game = registry.create("bisca", {"hand_size": 3})
+    game = registry.create(name, variant)
     state = game.new_hand(random.Random(4))
     rng = random.Random(4)
-    while len(state.stock) > 4:  # type: ignore[attr-defined]
-        moves = state.legal_moves()
-        state.do(moves[int(rng.random() * len(moves))])
+    while len(state.legal_moves()) < 2:
+        state.do(state.legal_moves()[0])
     sampler = DealSampler(state.observation(state.current_player))
+    assert sampler.ordered_spans, "the stock's order should come from the sampler's shuffles"
     patterns = {p: 0 for p in permutations(range(3))}
     samples = 3000
     for _ in range(samples):
-        hidden = sampler.deal(rng).stock[1:]  # type: ignore[attr-defined]
-        patterns[tuple(sorted(range(3), key=hidden.__getitem__))] += 1
+        stock = sampler.deal(rng).stock[offset:]  # type: ignore[attr-defined]
+        low = sorted(stock)[:3]
+        patterns[tuple(sorted(range(3), key=lambda i: stock.index(low[i])))] += 1
     expected = samples / 6
     assert sum((n - expected) ** 2 / expected for n in patterns.values()) < 20.5
 

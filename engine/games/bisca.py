@@ -573,14 +573,18 @@ class BiscaState(TrickState):
             hidden |= 1 << c
         return [(HiddenSlot("stock", -1, len(stock) - 1, self.game.deck.full_mask, ordered=True), hidden)]
 
-    def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random) -> None:
-        for slot, cards in zip(slots, assignment, strict=True):
+    def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random,
+                    orders: dict[int, list[int]] | None = None) -> None:
+        for i, (slot, cards) in enumerate(zip(slots, assignment, strict=True)):
             if slot.name == "stock":
-                order = self.game.tables.cards(cards)
-                rand = rng.random
-                # A uniformly random order: sorted by independent uniform keys (ties have probability
-                # ~2^-45, and the sort is stable); 2-3x faster than a Python-level Fisher-Yates loop.
-                order.sort(key=lambda _card: rand())
+                if orders is not None and i in orders:
+                    order = orders[i]
+                else:
+                    order = self.game.tables.cards(cards)
+                    rand = rng.random
+                    # A uniformly random order: sorted by independent uniform keys (ties have probability
+                    # ~2^-45, and the sort is stable); 2-3x faster than a Python-level Fisher-Yates loop.
+                    order.sort(key=lambda _card: rand())
                 self.stock = self.stock[:1] + order
                 self.hidden_stock = 0
             elif slot.name.startswith("hand"):

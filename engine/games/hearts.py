@@ -423,7 +423,8 @@ class HeartsState(TrickState):
         masked.passed = [p if s == observer or (delivered and self.pass_target(s) == observer) else 0  # type: ignore[attr-defined]
                          for s, p in enumerate(self.passed)]
 
-    def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random) -> None:
+    def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random,
+                    orders: dict[int, list[int]] | None = None) -> None:
         """Hands and (during the passing phase) other seats' not-yet-delivered passes.
 
         After delivery the passes the observer neither made nor received stay empty in a sampled state:

@@ -158,7 +158,8 @@ class MossSideWhistState(TrickState):
         masked.discards = 0  # type: ignore[attr-defined]
         return [(HiddenSlot("discards", -1, popcount(self.discards), self.game.deck.full_mask), self.discards)]
 
-    def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random) -> None:
+    def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random,
+                    orders: dict[int, list[int]] | None = None) -> None:
         for slot, cards in zip(slots, assignment, strict=True):
             if slot.name.startswith("hand"):
                 self.hands[slot.owner] |= cards

@@ -1024,9 +1024,13 @@ class PharaohState(GameState):
             slots.append(HiddenSlot("stock", -1, len(self.stock), unknown & pool, True))
         return Observation(seat, masked, unknown, slots)
 
-    def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random) -> None:
-        for slot, cards in zip(slots, assignment, strict=True):
+    def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random,
+                    orders: dict[int, list[int]] | None = None) -> None:
+        for k, (slot, cards) in enumerate(zip(slots, assignment, strict=True)):
             if slot.name == "stock":
+                if orders is not None and k in orders:
+                    self.stock = orders[k][:]
+                    continue
                 stock = bits(cards)
                 rand = rng.random
                 for i in range(len(stock) - 1, 0, -1):  # Fisher-Yates on rng.random(): one C call per card

@@ -746,9 +746,13 @@ class ScoponeState(GameState):
             slots.append(HiddenSlot(name, owner, count, unknown, ordered))
         return Observation(seat, masked, unknown, slots)
 
-    def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random) -> None:
-        for slot, cards in zip(slots, assignment, strict=True):
+    def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random,
+                    orders: dict[int, list[int]] | None = None) -> None:
+        for k, (slot, cards) in enumerate(zip(slots, assignment, strict=True)):
             if slot.name == "stock":
+                if orders is not None and k in orders:
+                    self.stock = orders[k][:]
+                    continue
                 stock = list(cards_of(cards))
                 rand = rng.random
                 for i in range(len(stock) - 1, 0, -1):  # Fisher-Yates with one rng.random() per card

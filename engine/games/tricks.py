@@ -559,7 +559,8 @@ class TrickState(GameState):
     def mask_private(self, observer: int, masked: TrickState) -> None:
         """Hook: erase other private data (e.g. what was passed) from the masked copy."""
 
-    def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random) -> None:
+    def fill_hidden(self, slots: list[HiddenSlot], assignment: list[int], rng: random.Random,
+                    orders: dict[int, list[int]] | None = None) -> None:
         """Default: every slot is a hand; games with a stock or hidden discards extend this."""
         hands = self.hands
         for slot, cards in zip(slots, assignment, strict=True):

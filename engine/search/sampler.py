@@ -56,10 +56,14 @@ class DealSampler:
         self.drawn = int(starts[-1])
         self.whole = self.drawn == len(self.cards)
         self.in_order = self.segments == list(range(len(self.plan)))
+        # ordered slots (a stock) also take their segment's card order: uniform given the set
+        self.ordered_spans = [(k, int(a), int(a) + self.plan[k][0])
+                              for k, a in zip(self.segments, self.starts, strict=True) if self.slots[k].ordered]
+        self.card_numbers = np.array(self.cards, dtype=np.int64)
         self.card_bits = (np.array([1 << c for c in self.cards], dtype=np.uint64)
                           if self.cards and self.cards[-1] < 64 and self.segments else None)
         self.generator: np.random.Generator | None = None
-        self.rows: list[list[int]] = []
+        self.rows: list[tuple[list[int], dict[int, list[int]] | None]] = []
         self.batch = 16
         self.rejection = True
         self.attempts = 0
@@ -67,29 +71,34 @@ class DealSampler:
 
     def assignment(self, rng: random.Random) -> list[int]:
         """One card set per hidden slot."""
+        return self.draw(rng)[0]
+
+    def draw(self, rng: random.Random) -> tuple[list[int], dict[int, list[int]] | None]:
+        """One card set per hidden slot and, from the numpy shuffles, each ordered slot's cards in a
+        uniformly random order (``{slot index: cards}``; None when this draw has no orders)."""
         if self.bias is not None:
-            return sample_assignment(self.obs, rng, self.bias)
+            return sample_assignment(self.obs, rng, self.bias), None
         if self.rejection and self.card_bits is not None:
             rows = self.rows
             plan = self.plan
             for _ in range(self.TRIES):
                 if not rows:
                     rows = self.rows = self._shuffled_rows(rng)
-                sets = rows.pop()
+                sets, orders = rows.pop()
                 self.attempts += 1
                 if not self.free:
                     if any(m & ~plan[k][1] for k, m in zip(self.segments, sets, strict=True)):
                         continue
                 self.accepted += 1
                 if self.in_order:
-                    return sets
+                    return sets, orders
                 out = [0] * len(plan)
                 for k, m in zip(self.segments, sets, strict=True):
                     out[k] = m
-                return out
+                return out, orders
             if self.attempts >= 60 and self.accepted * 4 < self.attempts:
                 self.rejection = False  # too constrained: use Algorithm 1 from now on
-            return assign_uniform(self.unknown, self.slots, rng)
+            return assign_uniform(self.unknown, self.slots, rng), None
         if self.rejection:
             cards = self.cards
             plan = self.plan
@@ -126,28 +135,39 @@ class DealSampler:
                 self.attempts += 1
                 if ok:
                     self.accepted += 1
-                    return out
+                    return out, None
             if self.attempts >= 60 and self.accepted * 4 < self.attempts:
                 self.rejection = False  # too constrained: use Algorithm 1 from now on
-        return assign_uniform(self.unknown, self.slots, rng)
+        return assign_uniform(self.unknown, self.slots, rng), None
 
-    def _shuffled_rows(self, rng: random.Random) -> list[list[int]]:
+    def _shuffled_rows(self, rng: random.Random) -> list[tuple[list[int], dict[int, list[int]] | None]]:
         """A batch of independent uniform shuffle-and-splits: each row holds the card sets of
-        :attr:`segments`. Batches grow from 16 to 512 rows, so short searches waste little."""
+        :attr:`segments` and the ordered slots' card orders. Batches grow from 16 to 512 rows, so short
+        searches waste little."""
         gen = self.generator
         if gen is None:
             gen = self.generator = np.random.default_rng(rng.getrandbits(64))
         size = self.batch
         self.batch = min(2 * size, 512)
-        shuffled = np.broadcast_to(self.card_bits, (size, len(self.cards))).copy()
-        gen.permuted(shuffled, axis=1, out=shuffled)
+        n = len(self.cards)
+        if self.ordered_spans:  # shuffle positions, to read both the bits and the cards' order
+            positions = np.broadcast_to(np.arange(n), (size, n)).copy()
+            gen.permuted(positions, axis=1, out=positions)
+            shuffled = self.card_bits[positions]
+            spans = [(k, self.card_numbers[positions[:, a:b]].tolist()) for k, a, b in self.ordered_spans]
+            orders: list[dict[int, list[int]] | None] = [{k: cards[r] for k, cards in spans} for r in range(size)]
+        else:
+            shuffled = np.broadcast_to(self.card_bits, (size, n)).copy()
+            gen.permuted(shuffled, axis=1, out=shuffled)
+            orders = [None] * size
         if not self.whole:
             shuffled = shuffled[:, :self.drawn]
-        return np.bitwise_or.reduceat(shuffled, self.starts, axis=1).tolist()
+        return list(zip(np.bitwise_or.reduceat(shuffled, self.starts, axis=1).tolist(), orders, strict=True))
 
     def deal(self, rng: random.Random) -> GameState:
         """A fresh full state consistent with the observation."""
         state = self.obs.state.clone()
         if self.slots:
-            state.fill_hidden(self.slots, self.assignment(rng), rng)
+            sets, orders = self.draw(rng)
+            state.fill_hidden(self.slots, sets, rng, orders)
         return state
