@@ -12,6 +12,9 @@ last seat of every deal (in 4-player partnership games seats 0+2 are the side th
 Results are identical for the same seed whatever ``--jobs``: every deal and every agent decision draws
 from seeds derived from ``--seed``, the deal index and the rotation.
 
+``python -m engine.arena --pool RECORDS [RECORDS ...] [--json PATH]`` summarizes the records files of runs that
+differ only in their seed as one sample (the pooled rows of docs/results.md), without playing.
+
 ``--records PATH`` appends every finished game to a JSON Lines file as soon as it ends (a header line with
 the run's parameters, then one line per game: deal, rotation, the agent at each seat, points, outcomes,
 moves), for paired per-deal analyses. Run the same command again with the same file and it resumes: the
@@ -249,6 +252,75 @@ def paired_difference(records: list[GameRecord], specs: list[str], pair: list[st
 RECORDS_VERSION = 1
 
 
+def read_records(path: str) -> tuple[dict[str, Any], list[GameRecord], list[str], bool]:
+    """A records file's header, its games, its complete lines and whether a last line was cut off mid-write
+    (that line is not read). Raises GameError, naming the line, on anything else that is not a record."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise GameError(f"cannot read the records file {path}: {e.strerror or e}") from e
+    lines = text.split("\n")
+    complete = lines[:-1]  # a last line without its newline was cut off mid-write
+    try:
+        header = json.loads(complete[0]) if complete else None
+    except json.JSONDecodeError:
+        header = None
+    if not isinstance(header, dict) or header.get("arena_records") != RECORDS_VERSION:
+        raise GameError(f"{path} is not an arena records file (version {RECORDS_VERSION}); "
+                        "give --records a new path")
+    records = []
+    for n, line in enumerate(complete[1:], start=2):
+        try:
+            d = json.loads(line)
+            records.append(GameRecord(int(d["deal"]), int(d["rotation"]), [int(a) for a in d["seat_agents"]],
+                                      [float(p) for p in d["points"]], [float(o) for o in d["outcomes"]],
+                                      int(d["moves"])))
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
+            raise GameError(f"{path} line {n} is not a game record ({e}); the file is left as it is") from e
+    return header, records, complete, bool(lines[-1])
+
+
+POOL_DEAL_STRIDE = 1_000_000_000
+"""Deal numbers of the k-th pooled file are shifted by k times this, so different runs' deals stay apart."""
+
+
+def pool_records(paths: Sequence[str]) -> dict[str, Any]:
+    """One summary of the games in several records files of the same set-up (game, variant, agents, unit)
+    played with different seeds, as if one run: the pooled sample of the docs' tables. Deals of different
+    files are different deals in the paired difference."""
+    if not paths:
+        raise GameError("give one or more records files to pool")
+    first: dict[str, Any] | None = None
+    seeds: list[Any] = []
+    records: list[GameRecord] = []
+    for k, path in enumerate(paths):
+        header, recs, _complete, _cut = read_records(path)
+        if first is None:
+            first = header
+        else:
+            diff = sorted(key for key in set(header) | set(first)
+                          if key != "seed" and header.get(key) != first.get(key))
+            if diff:
+                raise GameError(f"{path} is another set-up than {paths[0]} (differs in: {', '.join(diff)}); "
+                                "only runs that differ in their seed can be pooled")
+        if header.get("seed") in seeds:
+            raise GameError(f"{path} repeats seed {header.get('seed')}: the same deals would count twice")
+        seeds.append(header.get("seed"))
+        for r in recs:
+            r.deal += k * POOL_DEAL_STRIDE
+        records.extend(recs)
+    assert first is not None
+    if not records:
+        raise GameError("the records files hold no finished game")
+    game = registry.create(first["game"], first["variant"])
+    specs = list(first["specs"])
+    return {"game": first["game"], "variant": game.variant, "unit": first["unit"], "games": len(records),
+            "seed": "+".join(str(s) for s in seeds), "seeds": seeds, "files": list(paths), "specs": specs,
+            **summarize(records, specs, game.teams()),
+            "mean_moves": sum(r.moves for r in records) / len(records)}
+
+
 class RecordsFile:
     """The ``--records`` JSON Lines file of one run: header, then one finished game per line."""
 
@@ -264,31 +336,14 @@ class RecordsFile:
 
     def _load(self) -> None:
         path = self.path
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        lines = text.split("\n")
-        complete = lines[:-1]  # a last line without its newline was cut off mid-write: dropped below
-        try:
-            header = json.loads(complete[0]) if complete else None
-        except json.JSONDecodeError:
-            header = None
-        if not isinstance(header, dict) or header.get("arena_records") != RECORDS_VERSION:
-            raise GameError(f"{path} is not an arena records file (version {RECORDS_VERSION}); "
-                            "give --records a new path")
+        header, records, complete, cut = read_records(path)
         if header != self.header:
             diff = sorted(k for k in set(header) | set(self.header) if header.get(k) != self.header.get(k))
             raise GameError(f"{path} records a different run (differs in: {', '.join(diff)}); give --records "
                             "a new path or repeat that run's command")
-        for n, line in enumerate(complete[1:], start=2):
-            try:
-                d = json.loads(line)
-                rec = GameRecord(int(d["deal"]), int(d["rotation"]), [int(a) for a in d["seat_agents"]],
-                                 [float(p) for p in d["points"]], [float(o) for o in d["outcomes"]],
-                                 int(d["moves"]))
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
-                raise GameError(f"{path} line {n} is not a game record ({e}); the file is left as it is") from e
+        for rec in records:
             self.done[(rec.deal, rec.rotation)] = rec
-        if lines[-1]:  # cut off mid-write: rewrite the file without the partial line
+        if cut:  # cut off mid-write: rewrite the file without the partial line
             with open(path, "w", encoding="utf-8") as f:
                 f.write("\n".join(complete) + "\n")
 
@@ -450,6 +505,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--records", metavar="PATH",
                         help="append every finished game to this JSON Lines file; an existing file of the same "
                              "run is resumed")
+    parser.add_argument("--pool", nargs="+", metavar="RECORDS",
+                        help="summarize the records files of runs that differ only in their seed as one sample "
+                             "(nothing is played)")
     parser.add_argument("--list-games", action="store_true")
     parser.add_argument("--list-agents", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="no progress line")
@@ -459,6 +517,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.list_agents:
         print(list_agents())
+        return 0
+    if args.pool:
+        try:
+            pooled = {"command": "python -m engine.arena " + " ".join(sys.argv[1:] if argv is None else argv),
+                      **pool_records(args.pool)}
+        except GameError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        print(format_table(pooled))
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(pooled, f, indent=2)
         return 0
     if not args.game or not args.agents:
         parser.error("--game and --agents are required (or use --list-games / --list-agents)")

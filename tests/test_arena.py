@@ -212,3 +212,28 @@ def test_sigterm_stops_a_run_like_ctrl_c(tmp_path, monkeypatch) -> None:
     data = json.loads(out.read_text())
     assert data["interrupted"] is True and 1 <= data["games"] <= 2
     assert signal.getsignal(signal.SIGTERM) == before  # the CLI puts the handlers back
+
+
+def test_pool_summarizes_runs_of_other_seeds_as_one_sample(tmp_path, capsys) -> None:
+    """``--pool``: two seeds' records read as one run (games and deals add up, the agents' wins are the
+    sums, deals of different seeds stay apart); another set-up or a repeated seed is refused."""
+    specs = ["ismcts:iterations=30", "random"] * 2
+    runs = {}
+    for seed, games in ((3, 4), (4, 6)):
+        path = tmp_path / f"s{seed}.jsonl"
+        runs[seed] = arena.run("sueca", {"target": 0}, specs, games=games, seed=seed, jobs=1, records_path=str(path))
+    pooled = arena.pool_records([str(tmp_path / "s3.jsonl"), str(tmp_path / "s4.jsonl")])
+    assert pooled["games"] == 10 and pooled["seeds"] == [3, 4] and pooled["paired"]["deals"] == 5
+    for k, row in enumerate(pooled["agents"]):
+        assert row["wins"] == runs[3]["agents"][k]["wins"] + runs[4]["agents"][k]["wins"]
+        assert row["games"] == runs[3]["agents"][k]["games"] + runs[4]["agents"][k]["games"]
+    out = tmp_path / "pooled.json"
+    assert arena.main(["--pool", str(tmp_path / "s3.jsonl"), str(tmp_path / "s4.jsonl"), "--json", str(out)]) == 0
+    assert "seed=3+4" in capsys.readouterr().out and json.loads(out.read_text())["games"] == 10
+    arena.run("sueca", {"target": 0}, RANDOM4, games=2, seed=5, jobs=1, records_path=str(tmp_path / "r.jsonl"))
+    with pytest.raises(GameError, match="differs in: specs"):
+        arena.pool_records([str(tmp_path / "s3.jsonl"), str(tmp_path / "r.jsonl")])
+    with pytest.raises(GameError, match="repeats seed 3"):
+        arena.pool_records([str(tmp_path / "s3.jsonl"), str(tmp_path / "s3.jsonl")])
+    assert arena.main(["--pool", str(tmp_path / "missing.jsonl")]) == 2
+    assert "cannot read the records file" in capsys.readouterr().err
