@@ -8,9 +8,9 @@ import random
 import pytest
 
 from engine import registry
-from engine.cards import FRENCH52, ITALIAN40, PORTUGUESE40, bits
+from engine.cards import FRENCH52, ITALIAN40, PORTUGUESE40, Deck, bits
 from engine.game import GameState
-from engine.games.tricks import PASS_FLAG, TrickState, card_tables
+from engine.games.tricks import PASS_FLAG, CardTables, TrickState, card_tables
 from engine.search.sampler import DealSampler
 
 CASES = [
@@ -89,9 +89,15 @@ def test_legal_moves_current_player_and_clone_follow_the_rules(name: str, varian
         assert state.outcomes() == [state.result().outcome(s) for s in range(game.num_players)]
 
 
-@pytest.mark.parametrize("deck", [PORTUGUESE40, ITALIAN40, FRENCH52], ids=lambda d: d.name)
+_TWO_SUITS = Deck("two-suits", ("A", "B"), ("Alpha", "Beta"), ("1", "2", "3"), ("one", "two", "three"))
+
+
+@pytest.mark.parametrize("deck", [PORTUGUESE40, ITALIAN40, FRENCH52, _TWO_SUITS], ids=lambda d: d.name)
 def test_card_tables_list_a_sets_cards_in_order(deck) -> None:
+    """Suit tables, whole-set lists and ``kth`` (the k-th lowest card, also with a flag and for a deck that
+    has not four suits) agree with a plain bit loop."""
     tables = card_tables(deck)
+    flagged = CardTables(deck, PASS_FLAG)
     rng = random.Random(3)
     for _ in range(300):
         mask = rng.getrandbits(deck.size)
@@ -99,6 +105,8 @@ def test_card_tables_list_a_sets_cards_in_order(deck) -> None:
         for s in range(len(deck.suits)):
             sub = mask >> tables.shift[s] & tables.rank_mask
             assert list(tables.suit_cards[s][sub]) == bits(mask & deck.suit_mask(s))
+        assert [tables.kth(mask, k) for k in range(mask.bit_count())] == bits(mask)
+        assert [flagged.kth(mask, k) for k in range(mask.bit_count())] == [c | PASS_FLAG for c in bits(mask)]
 
 
 @pytest.mark.parametrize("name", ["sueca", "hearts", "mosssidewhist", "briscola"])
