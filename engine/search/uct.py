@@ -83,7 +83,9 @@ def uct_search(state: GameState, rng: random.Random, clock: Clock, c: float, rew
             if reward_kind == "wl":
                 rewards = [2.0 * o - 1.0 for o in rewards]
         else:
-            if not s.is_terminal():
+            if sim == "random":
+                s.scored_playout(rng)  # returns at once on a finished hand
+            elif not s.is_terminal():
                 simulate(s, rng, sim, None, None, None)
             rewards = reward_vector(reward_kind, s)
         if shared_full:
