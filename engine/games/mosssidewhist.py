@@ -118,26 +118,37 @@ class MossSideWhistState(TrickState):
     def random_rollout(self, rng: random.Random) -> None:
         """Random playout to the end (search fast path): the same choices and final state as repeatedly
         doing ``legal_moves()[int(rng.random() * len(moves))]``, without building move lists."""
+        self._random_discards(rng, True)
+        self.play_out_tricks(rng)
+
+    def scored_playout(self, rng: random.Random) -> None:
+        """:meth:`random_rollout`'s choices without the history and voids: the same tricks and result."""
+        self._random_discards(rng, False)
+        self.play_out_tricks(rng, False)
+
+    def playout_outcomes(self, rng: random.Random) -> list[float]:
+        """The search's PWL playout (:meth:`scored_playout`) and its outcomes."""
+        self._random_discards(rng, False)
+        self.play_out_tricks(rng, False)
+        return self.outcomes()
+
+    def _random_discards(self, rng: random.Random, record: bool) -> None:
+        """The hand leader's discards still to make, uniformly random (``record``: into the history)."""
         if self.discards_done < DISCARDS:
             rand = rng.random
-            append = self.history.append
+            kth = self.game.tables.kth
             seat = self.current
             hand = self.hands[seat]
             discards = self.discards
             for _ in range(DISCARDS - self.discards_done):
-                legal = hand
-                k = int(rand() * hand.bit_count())
-                while k:
-                    legal &= legal - 1
-                    k -= 1
-                bit = legal & -legal
-                hand ^= bit
-                discards |= bit
-                append((seat, bit.bit_length() - 1 | PASS_FLAG))
+                card = kth(hand, int(rand() * hand.bit_count()))
+                hand ^= 1 << card
+                discards |= 1 << card
+                if record:
+                    self.history.append((seat, card | PASS_FLAG))
             self.hands[seat] = hand
             self.discards = discards
             self.discards_done = DISCARDS
-        self.play_out_tricks(rng)
 
     def outcomes(self) -> list[float]:
         """Lean ``result().outcome(s)``: the highest tricks-minus-target score wins (ties share)."""

@@ -352,6 +352,14 @@ class TrickState(GameState):
         self.random_rollout(rng)
         return self.outcomes()
 
+    def scored_playout(self, rng: random.Random) -> None:
+        """:meth:`random_rollout`'s choices without the history and voids (with this class's plain trick
+        rules); tricks, trick piles and so the result are the same."""
+        if self._plain_tricks:
+            self.play_out_tricks(rng, False)
+        else:
+            self.random_rollout(rng)
+
     def side_points(self) -> list[int]:
         """Card points captured so far by each side: seats 0, 2 and seats 1, 3 (or seat 0 and seat 1)."""
         won = self.won
@@ -360,11 +368,12 @@ class TrickState(GameState):
             return [points_of(won[0] | won[2]), points_of(won[1] | won[3])]
         return [points_of(won[0]), points_of(won[1])]
 
-    def play_out_tricks(self, rng: random.Random) -> None:
+    def play_out_tricks(self, rng: random.Random, record: bool = True) -> None:
         """Play the remaining tricks (follow suit if able, ``self.trump`` wins) with uniformly random legal
         cards: exactly the choices, voids, history and final state of the generic loop
         ``do(legal_moves()[int(rng.random() * len(moves))])`` of this class's rules, one trick at a time
-        with table lookups (a followed suit's cards, trick-winner keys) instead of move lists."""
+        with table lookups (a followed suit's cards, trick-winner keys) instead of move lists. ``record`` False
+        skips the history and the voids (the search's scoring playouts: same choices, tricks and piles)."""
         g = self.game
         tables = g.tables
         suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
@@ -395,7 +404,8 @@ class TrickState(GameState):
                 card = kth(hand, int(rand() * hand.bit_count()))
                 w = 1 << card
                 hands[leader] = hand ^ w
-                append((leader, card))
+                if record:
+                    append((leader, card))
                 led = suit_of[card]
                 key = keys[led]
                 best, best_v = leader, key[card]
@@ -409,14 +419,16 @@ class TrickState(GameState):
                     card = follow[int(rand() * len(follow))]
                     bit = 1 << card
                 else:
-                    voids[seat] |= 1 << led
+                    if record:
+                        voids[seat] |= 1 << led
                     card = kth(hand, int(rand() * hand.bit_count()))
                     bit = 1 << card
                 hands[seat] = hand ^ bit
                 w |= bit
                 if key[card] > best_v:
                     best, best_v = seat, key[card]
-                append((seat, card))
+                if record:
+                    append((seat, card))
             won[best] |= w
             tricks_won[best] += 1
             leader = best
