@@ -554,6 +554,19 @@ class ScoponeState(GameState):
         the generic loop over :meth:`legal_moves` / :meth:`do`, with both inlined. Hands are kept as sorted
         card lists and the move list is never built: the number of moves is summed from the table's capture
         pattern (:meth:`Scopone.table_entry`) and only the ``int(rand() * n)``-th move is made."""
+        self._play_out(rng, True)
+
+    def scored_playout(self, rng: random.Random) -> None:
+        """:meth:`random_rollout`'s choices without the history: the same captures, sweeps and result."""
+        self._play_out(rng, False)
+
+    def playout_outcomes(self, rng: random.Random) -> list[float]:
+        """The search's PWL playout (:meth:`scored_playout`) and its outcomes."""
+        self._play_out(rng, False)
+        return self.outcomes()
+
+    def _play_out(self, rng: random.Random, record: bool) -> None:
+        """:meth:`random_rollout`; ``record`` False leaves the plays out of the history."""
         rand = rng.random
         g = self.game
         table_entry = g._table_cache.get  # the cache is only ever cleared, never replaced
@@ -601,7 +614,8 @@ class ScoponeState(GameState):
                 else:
                     cap = sum(map(table_bits.__getitem__, positions))
             hands[seat] ^= 1 << card
-            append_history((seat, card | cap << CARD_BITS))
+            if record:
+                append_history((seat, card | cap << CARD_BITS))
             if cap:
                 table ^= cap
                 captured[seat & 1] |= cap | 1 << card
@@ -627,7 +641,7 @@ class ScoponeState(GameState):
                         mask |= 1 << c
                     hands[eldest_on] = mask
         if plays > start:
-            seat = self.history[-1][0]  # the last mover stays current, as in do()
+            seat = (seat - 1) % n  # the last mover stays current, as in do()
             if table and last_capturer >= 0:
                 captured[last_capturer & 1] |= table
                 table = 0
