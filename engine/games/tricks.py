@@ -142,6 +142,8 @@ class TrickGame(Game):
     deck: ClassVar[Deck]
     strength_order: ClassVar[str] = ""  # rank symbols from weakest to strongest
     card_points_by_rank: ClassVar[dict[str, int]] = {}
+    follow_after_stock: ClassVar[bool] = True
+    """Whether a follower must follow suit once no stock is left (always, in a game without a stock)."""
     points_decide: ClassVar[bool] = False
     """Whether the hand's outcome (``outcomes()``) is "the side (seat or partnership of ``seat % 2``) with more
     card points wins": then a playout may stop once a side holds more than half of the points."""
@@ -437,10 +439,12 @@ class TrickState(GameState):
         self.leader = self.current = leader
 
     def _side_points_playout(self, rng: random.Random) -> list[float]:
-        """:meth:`playout_outcomes` of a game decided by card points, with this class's plain trick rules:
-        the random choices of :meth:`play_out_tricks`, stopped after the trick that gives a side
-        (``seat % 2``) more than half of the card points, and the outcomes of playing on to the end.
-        Only the hands and the card points are kept up to date: the state is used up afterwards."""
+        """:meth:`playout_outcomes` of a game decided by card points (Sueca; Bisca and Briscola with four
+        players, with their stock and trump exchange): the random choices of the game's
+        :meth:`random_rollout`, stopped after the trick that gives a side (``seat % 2``) more than half of
+        the card points, and the outcomes of playing on to the end. Only the hands, the stock and the card
+        points are kept up to date: the state is used up afterwards."""
+        rand = rng.random
         g = self.game
         tables = g.tables
         suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
@@ -451,7 +455,10 @@ class TrickState(GameState):
         points = g.card_points
         stop = g.winning_points
         hands = self.hands
-        rand = rng.random
+        stock: list[int] = getattr(self, "stock", [])  # a stock game's draw pile (Bisca, Briscola)
+        follow_rule = g.follow_after_stock
+        xcard: int = getattr(self, "exchange_card", -1)  # Bisca's trump exchange
+        exchange = xcard >= 0 and bool(stock)  # until the exchange card goes under the stock, or the stock ends
         sides = self.side_points()
         trick = self.trick
         leader = self.leader
@@ -467,37 +474,73 @@ class TrickState(GameState):
                 return self.outcomes()
             seats = ()
         while True:
-            if not seats:  # lead a new trick with any card
+            if not seats:  # lead a new trick with any card (or exchange first)
                 hand = hands[leader]
                 if not hand:
                     break
-                card = kth(hand, int(rand() * hand.bit_count()))
+                count = hand.bit_count()
+                if exchange and hand >> xcard & 1:
+                    k = int(rand() * (count + 1))
+                    if k == count:  # the exchange move (last in legal_moves()); the turn goes on
+                        hand ^= 1 << xcard | 1 << stock[0]
+                        stock[0] = xcard
+                        exchange = False
+                        k = int(rand() * count)
+                else:
+                    k = int(rand() * count)
+                card = kth(hand, k)
                 hands[leader] = hand ^ 1 << card
                 led = suit_of[card]
                 key = keys[led]
                 best, best_v = leader, key[card]
                 pts = points[card]
                 seats = followers[leader]
-            table = suit_cards[led]
-            shift = shifts[led]
-            for seat in seats:
-                hand = hands[seat]
-                follow = table[hand >> shift & rank_mask]
-                if follow:
-                    card = follow[int(rand() * len(follow))]
-                else:
-                    card = kth(hand, int(rand() * hand.bit_count()))
-                hands[seat] = hand ^ 1 << card
-                pts += points[card]
-                if key[card] > best_v:
-                    best, best_v = seat, key[card]
+            if follow_rule and not stock:  # follow suit if able (Bisca: once the stock is out)
+                table = suit_cards[led]
+                shift = shifts[led]
+                for seat in seats:
+                    hand = hands[seat]
+                    follow = table[hand >> shift & rank_mask]
+                    if follow:
+                        card = follow[int(rand() * len(follow))]
+                    else:
+                        card = kth(hand, int(rand() * hand.bit_count()))
+                    hands[seat] = hand ^ 1 << card
+                    pts += points[card]
+                    if key[card] > best_v:
+                        best, best_v = seat, key[card]
+            else:
+                for seat in seats:
+                    hand = hands[seat]
+                    count = hand.bit_count()
+                    if exchange and hand >> xcard & 1:
+                        k = int(rand() * (count + 1))
+                        if k == count:  # exchange, then choose the card to play
+                            hand ^= 1 << xcard | 1 << stock[0]
+                            stock[0] = xcard
+                            exchange = False
+                            k = int(rand() * count)
+                    else:
+                        k = int(rand() * count)
+                    card = kth(hand, k)
+                    hands[seat] = hand ^ 1 << card
+                    pts += points[card]
+                    if key[card] > best_v:
+                        best, best_v = seat, key[card]
             side = best & 1
             p = sides[side] = sides[side] + pts
             if p > stop:
                 break
             leader = best
             seats = ()
+            if stock:  # draw: the winner first, the face-up trump last
+                for seat in (best,) + followers[best]:
+                    hands[seat] |= 1 << stock.pop()
+                    if not stock:
+                        exchange = False
+                        break
         return side_outcomes(sides[0] - sides[1], self.num_players)
+
 
     def _finish_trick(self) -> None:
         idx = self.trick_winner_index()
