@@ -255,19 +255,16 @@ class HeartsState(TrickState):
         passed = self.passed
         done = self.passes_done
         seat = self.current
-        tables = self.game.pass_tables  # cards | PASS_FLAG
-        kth = tables.kth
+        cards_of = self.game.tables.cards  # ascending, as the pass moves are listed
         while True:  # one seat at a time: its remaining passes, then the next seat
-            hand = hands[seat]
+            held = cards_of(hands[seat])
             out = passed[seat]
             for _ in range(PASS_CARDS - done % PASS_CARDS):
-                move = kth(hand, int(rand() * hand.bit_count()))
-                bit = 1 << (move ^ PASS_FLAG)
-                hand ^= bit
-                out |= bit
+                card = held.pop(int(rand() * len(held)))  # the k-th of the cards still held
+                out |= 1 << card
                 if record:
-                    append((seat, move))
-            hands[seat] = hand
+                    append((seat, card | PASS_FLAG))
+            hands[seat] &= ~out
             passed[seat] = out
             done += PASS_CARDS - done % PASS_CARDS
             if done == 4 * PASS_CARDS:
