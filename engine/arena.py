@@ -200,7 +200,11 @@ def summarize(records: list[GameRecord], specs: list[str], teams: list[tuple[int
         rate = wins / n if n else 0.0
         mean, ci = mean_interval(points)
         return {"games": n, "wins": wins, "ties": ties, "losses": losses, "win_rate": rate,
-                "win_rate_ci95": list(wilson_interval(wins, n)), "mean_points": mean, "mean_points_ci95": list(ci)}
+                "win_rate_ci95": list(wilson_interval(wins, n)),
+                # every seat on the best score a winner (seeds/000 chapter 6's count for Hearts)
+                "win_or_tie_rate": (wins + ties) / n if n else 0.0,
+                "win_or_tie_rate_ci95": list(wilson_interval(wins + ties, n)),
+                "mean_points": mean, "mean_points_ci95": list(ci)}
 
     n_seats = len(specs)
     team_of_seat = {s: i for i, t in enumerate(teams) for s in t}

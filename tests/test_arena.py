@@ -73,9 +73,12 @@ def test_cli_writes_json_with_the_documented_shape(tmp_path, capsys) -> None:
     data = json.loads(path.read_text())
     for key in ("command", "game", "variant", "unit", "games", "seed", "agents", "seats", "teams"):
         assert key in data
-    for key in ("spec", "games", "wins", "ties", "losses", "win_rate", "win_rate_ci95", "mean_points",
-                "mean_points_ci95"):
+    for key in ("spec", "games", "wins", "ties", "losses", "win_rate", "win_rate_ci95", "win_or_tie_rate",
+                "win_or_tie_rate_ci95", "mean_points", "mean_points_ci95"):
         assert key in data["agents"][0]
+    for row in data["seats"]:
+        assert row["win_or_tie_rate"] == pytest.approx((row["wins"] + row["ties"]) / row["games"])
+        assert row["win_or_tie_rate_ci95"] == list(arena.wilson_interval(row["wins"] + row["ties"], row["games"]))
     assert "agent random" in capsys.readouterr().out
 
 
