@@ -169,29 +169,44 @@ def test_prune_hook_limits_the_tree_and_rollout_hook_plays_the_simulations() -> 
         agents.make("ismcts:prune=no-such-pruner", game)
 
 
+def _deal_counts(slots: list, unknown: int, offset: int, draws: int, seed: int) -> dict[tuple[int, ...], int]:
+    """How often each deal comes up in ``draws`` assignments of a sampler over ``slots`` (checking that each
+    slot gets its count of unknown cards, none twice); numpy's sampler for small card numbers, the
+    pure-Python one from 60 on."""
+    from engine.observation import Observation
+
+    sampler = DealSampler(Observation(0, None, unknown, slots))  # type: ignore[arg-type]
+    assert (sampler.card_bits is None) == (offset >= 60)
+    rng = random.Random(seed)
+    counts: dict[tuple[int, ...], int] = {}
+    for _ in range(draws):
+        deal = tuple(sampler.assignment(rng))
+        assert all(m & ~unknown == 0 and m.bit_count() == slot.count for m, slot in zip(deal, slots, strict=True))
+        union = 0
+        for m in deal:
+            union |= m
+        assert union.bit_count() == sum(m.bit_count() for m in deal)  # no card in two slots
+        counts[deal] = counts.get(deal, 0) + 1
+    return counts
+
+
+def _chi_square(counts: dict[tuple[int, ...], int]) -> float:
+    expected = sum(counts.values()) / len(counts)
+    return sum((k - expected) ** 2 / expected for k in counts.values())
+
+
 @pytest.mark.parametrize("offset", [0, 60])  # card numbers from 60 on: the pure-Python sampler (numpy: 64 bits)
 def test_sampler_is_exactly_uniform_over_constrained_deals(offset: int) -> None:
     """Six unknown cards in three slots of two, one slot void in the two highest: all 36 consistent deals
     come up equally often (chi-square, 35 degrees of freedom, p = 0.001 bound 66.6)."""
-    from engine.observation import HiddenSlot, Observation
+    from engine.observation import HiddenSlot
 
     unknown = 0b111111 << offset
     slots = [HiddenSlot("hand1", 1, 2, unknown), HiddenSlot("hand2", 2, 2, 0b001111 << offset),
              HiddenSlot("hand3", 3, 2, unknown)]
-    obs = Observation(0, None, unknown, slots)  # type: ignore[arg-type]
-    sampler = DealSampler(obs)
-    assert (sampler.card_bits is None) == (offset == 60)
-    rng = random.Random(11)
-    n = 7200
-    counts: dict[tuple[int, ...], int] = {}
-    for _ in range(n):
-        deal = tuple(sampler.assignment(rng))
-        assert deal[1] & 0b110000 << offset == 0 and deal[0] | deal[1] | deal[2] == unknown
-        counts[deal] = counts.get(deal, 0) + 1
-    assert len(counts) == 36
-    expected = n / 36
-    chi2 = sum((k - expected) ** 2 / expected for k in counts.values())
-    assert chi2 < 66.6
+    counts = _deal_counts(slots, unknown, offset, 7200, seed=11)
+    assert all(deal[1] & 0b110000 << offset == 0 and deal[0] | deal[1] | deal[2] == unknown for deal in counts)
+    assert len(counts) == 36 and _chi_square(counts) < 66.6
 
 
 @pytest.mark.parametrize("offset", [0, 60])  # card numbers from 60 on: the pure-Python sampler (numpy: 64 bits)
@@ -203,20 +218,9 @@ def test_sampler_is_uniform_when_some_unknown_cards_go_to_no_slot(offset: int) -
 
     unknown = 0b111111 << offset
     slots = [HiddenSlot("hand1", 1, 2, unknown), HiddenSlot("hand2", 2, 2, unknown)]
+    counts = _deal_counts(slots, unknown, offset, 9000, seed=12)
+    assert len(counts) == 90 and _chi_square(counts) < 136
     obs = Observation(0, None, unknown, slots)  # type: ignore[arg-type]
-    sampler = DealSampler(obs)
-    assert (sampler.card_bits is None) == (offset == 60)
-    rng = random.Random(12)
-    n = 9000
-    counts: dict[tuple[int, ...], int] = {}
-    for _ in range(n):
-        deal = tuple(sampler.assignment(rng))
-        assert (deal[0] | deal[1]) & ~unknown == 0 and not deal[0] & deal[1]
-        assert deal[0].bit_count() == deal[1].bit_count() == 2
-        counts[deal] = counts.get(deal, 0) + 1
-    assert len(counts) == 90
-    expected = n / 90
-    assert sum((k - expected) ** 2 / expected for k in counts.values()) < 136
     runs = []
     for _ in range(2):
         fresh, seeded = DealSampler(obs), random.Random(5)
