@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from engine.cards import ITALIAN40, PORTUGUESE40, NotationError, popcount
 from engine.game import HandResult, Option, StateFormatError, VariantError
 from engine.games.sueca import game_points
-from engine.games.tricks import TrickGame, TrickState, side_outcomes, trick_so_far
+from engine.games.tricks import TrickGame, TrickState, exchange_or_pick, side_outcomes, trick_so_far
 from engine.observation import HiddenSlot
 
 SWAP_FLAG = 1 << 9
@@ -410,13 +410,8 @@ class BiscaState(TrickState):
                 if not hand:
                     break
                 count = hand.bit_count()
-                if exchange and hand >> xcard & 1:
-                    k = int(rand() * (count + 1))
-                    if k == count:  # the exchange move (last in legal_moves()); the turn goes on
-                        hand ^= 1 << xcard | 1 << stock[0]
-                        stock[0] = xcard
-                        exchange = False
-                        k = int(rand() * count)
+                if exchange and hand >> xcard & 1:  # the exchange is the last legal move; the turn goes on
+                    hand, k, exchange = exchange_or_pick(hand, count, xcard, stock, rand)
                 else:
                     k = int(rand() * count)
                 lead = kth(hand, k)
@@ -432,13 +427,8 @@ class BiscaState(TrickState):
                     card = kth(hand, int(rand() * hand.bit_count()))
             else:
                 count = hand.bit_count()
-                if exchange and hand >> xcard & 1:
-                    k = int(rand() * (count + 1))
-                    if k == count:  # exchange, then choose the card to play
-                        hand ^= 1 << xcard | 1 << stock[0]
-                        stock[0] = xcard
-                        exchange = False
-                        k = int(rand() * count)
+                if exchange and hand >> xcard & 1:  # the exchange is the last legal move; the turn goes on
+                    hand, k, exchange = exchange_or_pick(hand, count, xcard, stock, rand)
                 else:
                     k = int(rand() * count)
                 card = kth(hand, k)

@@ -119,6 +119,20 @@ def trick_so_far(trick: list[int], seats: tuple[int, ...], key: Any) -> tuple[in
     return best, best_v, mask
 
 
+def exchange_or_pick(hand: int, count: int, xcard: int, stock: list[int],
+                     rand: Callable[[], float]) -> tuple[int, int, bool]:
+    """A random move of a hand of ``count`` cards holding the exchange card ``xcard`` while stock remains
+    (Bisca's trump exchange: the last of the legal moves, after which the same seat plays a card), for the
+    scoring playouts: returns the hand, the index of the card to play in it, and whether the exchange is
+    still possible. An exchange swaps ``xcard`` for the face-up trump ``stock[0]``."""
+    k = int(rand() * (count + 1))
+    if k < count:
+        return hand, k, True
+    hand ^= 1 << xcard | 1 << stock[0]
+    stock[0] = xcard
+    return hand, int(rand() * count), False
+
+
 def solo_outcomes(points: list[int], best: int) -> list[float]:
     """Outcomes of an every-seat-for-itself hand: 1 for the only seat with ``best`` points, 0.5 for each of
     several (a shared win, or a draw when every seat has it), 0 for the others."""
@@ -479,13 +493,8 @@ class TrickState(GameState):
                 if not hand:
                     break
                 count = hand.bit_count()
-                if exchange and hand >> xcard & 1:
-                    k = int(rand() * (count + 1))
-                    if k == count:  # the exchange move (last in legal_moves()); the turn goes on
-                        hand ^= 1 << xcard | 1 << stock[0]
-                        stock[0] = xcard
-                        exchange = False
-                        k = int(rand() * count)
+                if exchange and hand >> xcard & 1:  # the exchange is the last legal move; the turn goes on
+                    hand, k, exchange = exchange_or_pick(hand, count, xcard, stock, rand)
                 else:
                     k = int(rand() * count)
                 card = kth(hand, k)
@@ -513,13 +522,8 @@ class TrickState(GameState):
                 for seat in seats:
                     hand = hands[seat]
                     count = hand.bit_count()
-                    if exchange and hand >> xcard & 1:
-                        k = int(rand() * (count + 1))
-                        if k == count:  # exchange, then choose the card to play
-                            hand ^= 1 << xcard | 1 << stock[0]
-                            stock[0] = xcard
-                            exchange = False
-                            k = int(rand() * count)
+                    if exchange and hand >> xcard & 1:  # the exchange is the last legal move; the turn goes on
+                        hand, k, exchange = exchange_or_pick(hand, count, xcard, stock, rand)
                     else:
                         k = int(rand() * count)
                     card = kth(hand, k)
