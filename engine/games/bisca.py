@@ -254,12 +254,7 @@ class BiscaState(TrickState):
         instead of move lists (the exchange move, when legal, is the last of the moves)."""
         rand = rng.random
         g = self.game
-        tables = g.tables
-        suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
-        kth = tables.kth
-        keys = g.winner_keys(self.trump)
-        followers = g.followers
-        suit_of = g.suit_of
+        suit_cards, shifts, rank_mask, kth, keys, followers, suit_of = g.playout_tables(self.trump)
         hands, voids, won, tricks_won = self.hands, self.voids, self.won, self.tricks_won
         append = self.history.append
         stock = self.stock
@@ -384,11 +379,7 @@ class BiscaState(TrickState):
         """:meth:`playout_outcomes` for two players (the default rules), with the follower's play unrolled."""
         rand = rng.random
         g = self.game
-        tables = g.tables
-        suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
-        kth = tables.kth
-        keys = g.winner_keys(self.trump)
-        suit_of = g.suit_of
+        suit_cards, shifts, rank_mask, kth, keys, _followers, suit_of = g.playout_tables(self.trump)
         points = g.card_points
         stop = g.winning_points
         hands = self.hands

@@ -285,11 +285,7 @@ class HeartsState(TrickState):
         hands = self.hands
         append = self.history.append
         g = self.game
-        tables = g.tables
-        suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
-        keys = g.winner_keys(-1)
-        followers = g.followers
-        suit_of = g.suit_of
+        suit_cards, shifts, rank_mask, _kth, keys, followers, suit_of = g.playout_tables(-1)
         voids, excluded, won, tricks_won = self.voids, self.excluded, self.won, self.tricks_won
         not_points = g.deck.full_mask & ~POINT_MASK
         not_hearts = g.deck.full_mask & ~HEART_MASK

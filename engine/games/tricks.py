@@ -209,6 +209,12 @@ class TrickGame(Game):
         """:class:`CardTables` whose cards carry :data:`PASS_FLAG` (pass/discard move lists)."""
         return card_tables(self.deck, PASS_FLAG)
 
+    def playout_tables(self, trump: int) -> tuple[Any, ...]:
+        """The lookups of the inlined playouts, in one tuple: ``(suit_cards, shift, rank_mask, kth,
+        winner_keys(trump), followers, suit_of)`` (see :class:`CardTables` and :meth:`winner_keys`)."""
+        t = self.tables
+        return t.suit_cards, t.shift, t.rank_mask, t.kth, self.winner_keys(trump), self.followers, self.suit_of
+
     def winner_keys(self, trump: int) -> list[list[int]]:
         """``keys[led][card]``: a card wins a trick led in suit ``led`` over every card with a lower key
         (trumps above the led suit, off-suit cards -1; ``trump`` -1 = no trump). Cached per trump suit."""
@@ -391,12 +397,7 @@ class TrickState(GameState):
         with table lookups (a followed suit's cards, trick-winner keys) instead of move lists. ``record`` False
         skips the history and the voids (the search's scoring playouts: same choices, tricks and piles)."""
         g = self.game
-        tables = g.tables
-        suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
-        kth = tables.kth
-        keys = g.winner_keys(self.trump)
-        followers = g.followers
-        suit_of = g.suit_of
+        suit_cards, shifts, rank_mask, kth, keys, followers, suit_of = g.playout_tables(self.trump)
         hands, voids, won, tricks_won = self.hands, self.voids, self.won, self.tricks_won
         append = self.history.append
         rand = rng.random
@@ -460,12 +461,7 @@ class TrickState(GameState):
         points are kept up to date: the state is used up afterwards."""
         rand = rng.random
         g = self.game
-        tables = g.tables
-        suit_cards, shifts, rank_mask = tables.suit_cards, tables.shift, tables.rank_mask
-        kth = tables.kth
-        keys = g.winner_keys(self.trump)
-        followers = g.followers
-        suit_of = g.suit_of
+        suit_cards, shifts, rank_mask, kth, keys, followers, suit_of = g.playout_tables(self.trump)
         points = g.card_points
         stop = g.winning_points
         hands = self.hands
