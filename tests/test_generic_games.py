@@ -253,6 +253,21 @@ def test_playout_outcomes_equal_a_full_random_playout(name: str, variant: dict) 
 
 
 @pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
+def test_playouts_of_a_finished_hand_score_it(name: str, variant: dict) -> None:
+    """The search reaches finished hands in its tree: their playouts only score them."""
+    game = registry.create(name, variant)
+    rng = random.Random(9)
+    for hand in range(3):
+        state = game.new_hand(rng, dealer=hand % game.num_players)
+        state.random_rollout(rng)
+        points = state.result().points
+        assert state.clone().playout_outcomes(rng) == state.outcomes()
+        scored = state.clone()
+        scored.scored_playout(rng)
+        assert scored.result().points == points
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
 def test_scored_playout_scores_as_a_full_random_playout(name: str, variant: dict) -> None:
     """``scored_playout`` (the search's playout for rewards other than PWL/WL) ends with the hand's points
     and every reward of the full random playout with the same random numbers."""
