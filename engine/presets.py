@@ -26,16 +26,16 @@ _GAMES = ("sueca", "bisca", "briscola", "hearts", "mosssidewhist", "scopone", "s
 EXPERT_SECONDS = 1.0
 """Expert's time cap per move (seconds of wall clock)."""
 
-_DEFAULT = {  # Sueca: about 11,500 iterations per second of CPU at the opening (0.88 s for expert's 10,000)
+_DEFAULT = {  # Sueca: about 20,000 iterations per second of CPU at the opening (0.5 s for expert's 10,000)
     "beginner": "ismcts:iterations=60",
     "casual": "ismcts:iterations=400",
     "strong": "ismcts:iterations=2000",
     "expert": "ismcts:iterations=10000,seconds=1.0,endgame=50",
 }
-_MOSS_SIDE_WHIST = {  # ~9,000 it/s: 8,000 iterations take 0.86 s (at most 0.97 s) of CPU at the opening
+_MOSS_SIDE_WHIST = {  # ~13,000-16,000 it/s: expert's 8,000 iterations take 0.5-0.8 s at the opening
     "expert": "ismcts:iterations=8000,seconds=1.0,endgame=50",
 }
-_BISCA = {  # ~9,000 it/s; a wide endgame window. The win/loss reward of seeds/000 6.4 lost head to head to the
+_BISCA = {  # ~17,000 it/s; a wide endgame window. The win/loss reward of seeds/000 6.4 lost head to head to the
     # default reward in our runs, at 1,000 and at 8,000 iterations (docs/results.md, "Bisca")
     "expert": "ismcts:iterations=8000,seconds=1.0,endgame=200",
 }
@@ -44,24 +44,24 @@ _BRISCOLA = {  # 3-card hands. Against the heuristic the levels above ~60 iterat
     "beginner": "ismcts:iterations=15",
     **_BISCA,
 }
-_HEARTS = {  # ~7,000 it/s; relative reward (seeds/001 4.2)
+_HEARTS = {  # ~10,000-13,000 it/s; relative reward (seeds/001 4.2)
     "casual": "ismcts:iterations=400,reward=relative",
     "strong": "ismcts:iterations=1500,reward=relative",
     "expert": "ismcts:iterations=5500,seconds=1.0,reward=relative,endgame=50",
 }
-_SCOPONE = {  # ~5,500 it/s; expert models the other seats as seeds/002's Greedy (GOH, ~4,800 it/s): it beat the
+_SCOPONE = {  # ~7,000-9,000 it/s; expert models the other seats as seeds/002's Greedy (GOH, ~4,500 it/s): it beat the
     # all-moves search head to head and `cs` clearly (docs/results.md, "Scopone" presets)
     "casual": "ismcts:iterations=250",
     "strong": "ismcts:iterations=700",
     "expert": "ismcts:iterations=4500,seconds=1.0,opponents=greedy",
 }
-_SCOPA = {  # ~5,500 it/s
+_SCOPA = {  # ~6,000-8,000 it/s
     "casual": "ismcts:iterations=250",
     "strong": "ismcts:iterations=800",
     "expert": "ismcts:iterations=4500,seconds=1.0",
 }
 _PHARAOH = {  # random playouts run ~260 plies (~700 it/s); the pruned playouts of seeds/004 4.4 (no draw while
-    # a play exists; smallest whole same-rank groups) run ~6,000-8,000 it/s and win more (docs/results.md)
+    # a play exists; smallest whole same-rank groups) run ~8,000-10,000 it/s and win more (docs/results.md)
     "beginner": "ismcts:iterations=60,sim=play-first",
     "casual": "ismcts:iterations=400,sim=play-smallest,prune=smallest",
     "strong": "ismcts:iterations=1500,sim=play-smallest,prune=smallest",
