@@ -363,11 +363,11 @@ class GameState:
         self.random_rollout(rng)
 
     def playout_outcomes(self, rng: random.Random) -> list[float]:
-        """A random playout and then :meth:`outcomes`: the search's PWL/WL playout. Games may keep only what
+        """:meth:`scored_playout` and then :meth:`outcomes`: the search's PWL/WL playout. Games may keep only what
         decides the outcome and stop as soon as it can no longer change (the state is then used up, so
         search calls it on a copy); the outcomes are exactly those of :meth:`random_rollout` with the same
         ``rng``."""
-        self.random_rollout(rng)
+        self.scored_playout(rng)
         return self.outcomes()
 
     def outcomes(self) -> list[float]:

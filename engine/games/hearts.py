@@ -238,12 +238,6 @@ class HeartsState(TrickState):
         self._random_passes(rng, False)
         self._random_tricks(rng, False)
 
-    def playout_outcomes(self, rng: random.Random) -> list[float]:
-        """The search's PWL playout (:meth:`scored_playout`) and its outcomes."""
-        self._random_passes(rng, False)
-        self._random_tricks(rng, False)
-        return self.outcomes()
-
     def _random_passes(self, rng: random.Random, record: bool = True) -> None:
         """The passes still to make, uniformly random (one seat at a time), then the play starts; ``record``
         False leaves them out of the history (the search's scoring playouts)."""

@@ -126,12 +126,6 @@ class MossSideWhistState(TrickState):
         self._random_discards(rng, False)
         self.play_out_tricks(rng, False)
 
-    def playout_outcomes(self, rng: random.Random) -> list[float]:
-        """The search's PWL playout (:meth:`scored_playout`) and its outcomes."""
-        self._random_discards(rng, False)
-        self.play_out_tricks(rng, False)
-        return self.outcomes()
-
     def _random_discards(self, rng: random.Random, record: bool) -> None:
         """The hand leader's discards still to make, uniformly random (``record``: into the history)."""
         if self.discards_done < DISCARDS:

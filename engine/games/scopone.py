@@ -560,11 +560,6 @@ class ScoponeState(GameState):
         """:meth:`random_rollout`'s choices without the history: the same captures, sweeps and result."""
         self._play_out(rng, False)
 
-    def playout_outcomes(self, rng: random.Random) -> list[float]:
-        """The search's PWL playout (:meth:`scored_playout`) and its outcomes."""
-        self._play_out(rng, False)
-        return self.outcomes()
-
     def _play_out(self, rng: random.Random, record: bool) -> None:
         """:meth:`random_rollout`; ``record`` False leaves the plays out of the history."""
         rand = rng.random

@@ -371,7 +371,7 @@ class TrickState(GameState):
         (:meth:`_side_points_playout`; the state is used up), others play to the end."""
         if self._plain_tricks and self.game.winning_points:
             return self._side_points_playout(rng)
-        self.random_rollout(rng)
+        self.scored_playout(rng)
         return self.outcomes()
 
     def scored_playout(self, rng: random.Random) -> None:
