@@ -379,6 +379,16 @@ class GameState:
         res = self.result()
         return [res.outcome(s) for s in range(len(res.points))]
 
+    def reward_points(self) -> tuple[list[float], float, bool]:
+        """What the search's score-based rewards read of the finished hand: each seat's points (as
+        ``result().points``), the sum of the teams' absolute points (at least 1) and ``lower_is_better``.
+
+        The search calls it once per playout for the ``score``, ``sd`` and ``relative`` rewards, so games may
+        override it with a leaner computation than :meth:`result` (tested against it).
+        """
+        res = self.result()
+        return res.points, max(sum(abs(p) for p in res.team_points), 1.0), res.lower_is_better
+
     def describe_move(self, move: int) -> str:
         """Longer description of a move for logs and the UI (default: its notation)."""
         return self.move_text(move)

@@ -195,6 +195,28 @@ def test_fast_outcomes_match_the_hand_result(name: str, variant: dict) -> None:
 
 
 @pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
+def test_lean_reward_points_match_the_hand_result(name: str, variant: dict) -> None:
+    """``GameState.reward_points()`` (read by the search's score-based rewards once per playout) agrees with
+    ``result()``, and so do the rewards computed from it."""
+    from engine.search.common import reward_vector
+
+    game = registry.create(name, variant)
+    rng = random.Random(98)
+    seen: set[tuple[float, ...]] = set()
+    for hand in range(30):
+        state = game.new_hand(rng, dealer=hand % game.num_players)
+        state.random_rollout(rng)
+        res = state.result()
+        points, span, low = state.reward_points()
+        assert points == res.points and low == res.lower_is_better
+        assert span == max(sum(abs(p) for p in res.team_points), 1.0)
+        for kind in ("relative", "score"):
+            assert reward_vector(kind, state) == reward_vector(kind, state, res)
+        seen.add(tuple(points))
+    assert len(seen) >= 2, "30 random hands should not all score alike"
+
+
+@pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
 def test_random_rollout_of_a_finished_hand_changes_nothing(name: str, variant: dict) -> None:
     """The search calls ``random_rollout`` on every leaf, finished hands included."""
     game = registry.create(name, variant)

@@ -186,6 +186,24 @@ def test_shooting_the_moon_both_options_and_jack_of_diamonds():
     assert _terminal(won_j).result().points == [2.0, 13.0, 11.0, 0.0]
 
 
+def test_lean_reward_points_follow_the_moon_and_jack_rules():
+    """``reward_points`` (the search's relative and score rewards) gives ``result()``'s points and span
+    with a moon shot under both rules and the jack of diamonds."""
+    others = [c for c in REST if c != "JD"]
+    moon = [" ".join(others[:12]), " ".join(others[12:24]), ALL_POINTS + " JD " + " ".join(others[24:25]),
+            " ".join(others[25:])]
+    split = ["2H 3H " + " ".join(others[:10]), "QS JD " + " ".join(others[10:20]),
+             "4H 5H 6H 7H 8H 9H TH JH QH KH AH " + " ".join(others[20:25]), " ".join(others[25:])]
+    for won in (moon, split):
+        for variant in ({}, {"moon": "minus"}, {"moon": "minus", "jack_diamonds": True}, {"jack_diamonds": True}):
+            state = _terminal(won, variant)
+            res = state.result()
+            points, span, low = state.reward_points()
+            assert points == res.points and low
+            assert span == max(sum(abs(p) for p in res.team_points), 1.0)
+    assert _terminal(moon, {"moon": "minus", "jack_diamonds": True}).reward_points()[0] == [0, 0, -36, 0]
+
+
 def test_passing_directions_by_hand_index():
     game = Hearts()
     expected = [1, 3, 2, 0, 1]  # left, right, across, hold, left

@@ -431,6 +431,22 @@ class HeartsState(TrickState):
         won = self.won[seat]
         return popcount(won & HEART_MASK) + (13 if won >> QUEEN_SPADES & 1 else 0)
 
+    def reward_points(self) -> tuple[list[float], float, bool]:
+        """Lean ``result()`` points for the search's rewards: penalty points with the moon and jack rules."""
+        points: list[float] = [(w & HEART_MASK).bit_count() + (13 if w >> QUEEN_SPADES & 1 else 0) for w in self.won]
+        variant = self.game.variant
+        if 26 in points:
+            moon = points.index(26)
+            if variant["moon"] == "others":
+                points = [0 if s == moon else 26 for s in range(4)]
+            else:
+                points = [-26 if s == moon else 0 for s in range(4)]
+        if variant["jack_diamonds"]:
+            for s, w in enumerate(self.won):
+                if w >> JACK_DIAMONDS & 1:
+                    points[s] -= 10
+        return points, max(float(abs(points[0]) + abs(points[1]) + abs(points[2]) + abs(points[3])), 1.0), True
+
     def result(self) -> HandResult:
         g = self.game
         taken = [self.penalty_taken(s) for s in range(4)]

@@ -56,6 +56,10 @@ def reward_vector(kind: str, state: GameState, res: HandResult | None = None) ->
             return state.outcomes()
         if kind == "wl":
             return [2.0 * o - 1.0 for o in state.outcomes()]
+        if kind == "relative" or kind == "score":  # the game's lean points, without a HandResult
+            pts, total, low = state.reward_points()
+            span = hooks.score_span(state.game.name) or total
+            return _point_rewards(kind, pts, span, low)
         res = state.result()
     n = len(res.points)
     if kind == "pwl":
@@ -65,8 +69,8 @@ def reward_vector(kind: str, state: GameState, res: HandResult | None = None) ->
     span = _span_of(state, res)
     pts = res.points
     low = res.lower_is_better
-    if kind == "score":
-        return [max(0.0, min(1.0, (1.0 - pts[s] / span) if low else pts[s] / span)) for s in range(n)]
+    if kind == "score" or kind == "relative":
+        return _point_rewards(kind, pts, span, low)
     if kind == "sd":
         out = []
         for s in range(n):
@@ -83,12 +87,18 @@ def reward_vector(kind: str, state: GameState, res: HandResult | None = None) ->
                 lvl = _sd_level(diff, span)
                 out.append(lvl if diff > 0 else -lvl)
         return out
-    if kind == "relative":
-        scale = max(1.0, (n - 1) * span)
-        tot = sum(pts)
-        sign = 1.0 if low else -1.0
-        return [sign * (tot - n * pts[s]) / scale for s in range(n)]
     raise ValueError(f"unknown reward {kind!r}")
+
+
+def _point_rewards(kind: str, pts: list[float], span: float, low: bool) -> list[float]:
+    """The ``score`` or ``relative`` reward of every seat from its hand points."""
+    n = len(pts)
+    if kind == "score":
+        return [max(0.0, min(1.0, (1.0 - p / span) if low else p / span)) for p in pts]
+    scale = max(1.0, (n - 1) * span)
+    tot = sum(pts)
+    sign = 1.0 if low else -1.0
+    return [sign * (tot - n * p) / scale for p in pts]
 
 
 def _hearts_level(gap: float, span: float) -> float:
