@@ -32,9 +32,10 @@ UNSEEN_SLOT = 1 << 8
 
 def hearts_key(state: GameState, observer: int) -> Hashable:
     """The abstracted information set of ``observer`` in a (determinized) Hearts state (fast path)."""
-    if getattr(state, "passing", False):
+    if state.passing:
         return _passing_key(state, observer)
     g = state.game
+    void_masks, point_mask, suit_of, strength, card_points, suit_masks = _tables(g)
     hands = state.hands
     mine = hands[observer]
     known = [0, 0, 0, 0]
@@ -44,30 +45,24 @@ def hearts_key(state: GameState, observer: int) -> Hashable:
         known[target] = hands[target] & state.passed[observer]
     trick = state.trick
     won = state.won
-    tricks_won = state.tricks_won
-    if not trick and not (tricks_won[0] or tricks_won[1] or tricks_won[2] or tricks_won[3]):
+    if not trick and not any(state.tricks_won):
         cur = state.current
         known[cur] |= hands[cur] & _TWO_CLUBS_BIT
     known[observer] = 0
-    unknown = 0
-    for s in range(4):
-        if s != observer:
-            unknown |= hands[s] & ~known[s]
-    full = g.deck.full_mask
-    suit_masks = g.suit_masks
     voids = state.voids
     excluded = state.excluded
     allowed: list[tuple[int, int]] = []  # (holder bit, cards that seat may hold)
     seats = 0
+    unknown = 0
+    hidden = [0, 0, 0, 0]
     for s in range(4):
-        if s != observer and hands[s] & ~known[s]:
-            a = full & ~excluded[s] & unknown
-            v = voids[s]
-            if v:
-                for suit in range(4):
-                    if v >> suit & 1:
-                        a &= ~suit_masks[suit]
-            allowed.append((1 << s, a))
+        if s != observer:
+            h = hands[s] & ~known[s]
+            hidden[s] = h
+            unknown |= h
+    for s in range(4):
+        if hidden[s]:
+            allowed.append((1 << s, unknown & ~excluded[s] & ~void_masks[voids[s]]))
             seats |= 1 << s
     known_all = known[0] | known[1] | known[2] | known[3]
     remaining = mine | unknown | known_all
@@ -75,8 +70,10 @@ def hearts_key(state: GameState, observer: int) -> Hashable:
     if known_all:  # rare (a passed card, the 2 of clubs to lead): no memo
         suits = tuple(_suit_code(remaining & sm, mine, obit, allowed, known) for sm in suit_masks)
     else:
-        padded = [a for _bit, a in allowed] + [0, 0, 0]
-        a0, a1, a2 = padded[0], padded[1], padded[2]
+        n = len(allowed)
+        a0 = allowed[0][1] if n else 0
+        a1 = allowed[1][1] if n > 1 else 0
+        a2 = allowed[2][1] if n > 2 else 0
         space = obit | seats << 4  # which seat observes and which seats may hold cards
         cache = _SUIT_CODES
         codes = []
@@ -92,20 +89,40 @@ def hearts_key(state: GameState, observer: int) -> Hashable:
             codes.append(code)
         suits = tuple(codes)
     if trick:
-        suit_of, strength = g.suit_of, g.strength
-        led = suit_of[trick[0]]
-        follow = [c for c in trick if suit_of[c] == led]
-        best = max(follow, key=lambda c: strength[c])
-        rank_in_trick = sum(1 for c in follow if strength[c] < strength[best])
-        points = g.card_points
-        trick_key: tuple = (state.leader, len(trick), led, rank_in_trick, best == _QUEEN,
-                            sum(points[c] for c in trick))
+        first = trick[0]
+        led = suit_of[first]
+        best = first
+        count = 1  # cards of the led suit: the winner's rank among them is count - 1 (strengths differ)
+        points = card_points[first]
+        for c in trick[1:]:
+            points += card_points[c]
+            if suit_of[c] == led:
+                count += 1
+                if strength[c] > strength[best]:
+                    best = c
+        trick_key: tuple = (state.leader, len(trick), led, count - 1, best == _QUEEN, points)
     else:
         trick_key = (state.leader, 0)
-    pm = _point_mask(g)
-    takers = [s for s in range(4) if won[s] & pm]
-    taken = -1 if not takers else takers[0] if len(takers) == 1 else 4
+    taken = -1
+    for s in range(4):
+        if won[s] & point_mask:
+            taken = s if taken < 0 else 4
     return (trick_key, taken, bool(state.hearts_broken), suits, False)
+
+
+_TABLES: dict[int, tuple[Any, tuple]] = {}
+
+
+def _tables(g: Any) -> tuple:
+    """Per game (cached, checked by identity): the cards of each set of void suits (index = void bits),
+    the point cards' mask, and the game's suit, strength, point and suit-mask tables."""
+    entry = _TABLES.get(id(g))
+    if entry is None or entry[0] is not g:
+        suit_masks = g.suit_masks
+        voids = tuple(sum(suit_masks[s] for s in range(4) if v >> s & 1) for v in range(16))
+        entry = (g, (voids, _point_mask(g), g.suit_of, g.strength, g.card_points, suit_masks))
+        _TABLES[id(g)] = entry
+    return entry[1]
 
 
 def _passing_key(state: GameState, observer: int) -> Hashable:
