@@ -67,7 +67,7 @@ _PROVIDERS: dict[str, tuple[str, ...]] = {
     "scopa": ("engine.agents.scopone_rules", "engine.games.scopone", "engine.search.scopone_handlers"),
     "pharaoh": ("engine.agents.pharaoh_rules", "engine.games.pharaoh"),
     "hearts": ("engine.agents.heuristic", "engine.games.hearts", "engine.search.hearts_abstraction",
-               "engine.search.hearts_inference"),
+               "engine.search.hearts_inference", "engine.search.hearts_greedy"),
     "sueca": ("engine.agents.heuristic", "engine.search.trick_greedy"),
     "bisca": ("engine.agents.heuristic", "engine.search.trick_greedy"),
     "briscola": ("engine.agents.heuristic", "engine.search.trick_greedy"),

@@ -1,0 +1,174 @@
+"""Greedy simulation policies for Hearts (``sim=greedy`` and ``sim=egreedy`` of the ``ismcts`` agent).
+
+A random playout dumps the queen of spades and the hearts on whoever happens to win a trick, so its score
+says little about who is in danger. These playouts play each simulated card by a few cheap rules instead
+(passes stay random), reading the determinized hands as bitmasks:
+
+* lead the lowest card allowed (by rank, whatever the suit), keeping the queen of spades if possible;
+* follow with the highest card that stays below the trick's winning card (duck); when every card of the
+  suit would win, the last player takes the trick with its highest card, the others with their lowest (the
+  queen of spades only when nothing else is left);
+* when void, throw the queen of spades, else the highest heart, else the highest card.
+
+``sim=egreedy`` plays a uniformly random legal card instead with probability :data:`EPSILON`, which keeps
+the playouts varied (seeds/002 5.3's epsilon-greedy simulation strategy). The playouts keep what the
+rewards read (hands, won cards, trick counts) and skip the history, like the game's own scored playout.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from engine.game import GameState
+from engine.games.hearts import HEART_MASK, POINT_MASK, QUEEN_SPADES, TWO_CLUBS, HeartsState
+from engine.games.tricks import trick_so_far
+from engine.search import hooks
+
+EPSILON = 0.1
+"""Probability of a uniformly random legal card in ``sim=egreedy``."""
+
+_QUEEN_BIT = 1 << QUEEN_SPADES
+_RANKS = 13
+_RANK_MASK = (1 << _RANKS) - 1
+
+
+def _random_card(mask: int, rand: Callable[[], float]) -> int:
+    """A uniformly random card of a non-empty bitmask."""
+    k = int(rand() * mask.bit_count())
+    while k:
+        mask &= mask - 1
+        k -= 1
+    return (mask & -mask).bit_length() - 1
+
+
+def _lowest_rank(mask: int) -> int:
+    """The card of lowest rank in a non-empty mask (ties: the lowest suit)."""
+    best, best_rank = -1, _RANKS
+    for base in (0, 13, 26, 39):
+        suit = mask >> base & _RANK_MASK
+        if suit:
+            rank = (suit & -suit).bit_length() - 1
+            if rank < best_rank:
+                best, best_rank = base + rank, rank
+    return best
+
+
+def _highest_rank(mask: int) -> int:
+    """The card of highest rank in a non-empty mask (ties: the lowest suit)."""
+    best, best_rank = -1, -1
+    for base in (0, 13, 26, 39):
+        suit = mask >> base & _RANK_MASK
+        if suit:
+            rank = suit.bit_length() - 1
+            if rank > best_rank:
+                best, best_rank = base + rank, rank
+    return best
+
+
+def greedy_playout(state: GameState, rng: random.Random, epsilon: float = 0.0) -> None:
+    """Play a Hearts ``state`` to the end by the rules above (random passes first); the state is used up:
+    hands, won cards and trick counts end right, the history and the inference bookkeeping do not."""
+    if not isinstance(state, HeartsState):
+        raise TypeError("greedy_playout plays Hearts states only")
+    state._random_passes(rng, False)
+    rand = rng.random
+    hands, won, tricks_won = state.hands, state.won, state.tricks_won
+    g = state.game
+    suit_masks, suit_of, followers = g.suit_masks, g.suit_of, g.followers
+    keys = g.winner_keys(-1)
+    not_points = g.deck.full_mask & ~POINT_MASK
+    not_hearts = g.deck.full_mask & ~HEART_MASK
+    two_clubs = 1 << TWO_CLUBS
+    breaking = HEART_MASK | (_QUEEN_BIT if g.queen_breaks else 0)
+    broken = state.hearts_broken
+    first = state.first_trick()
+    trick = state.trick
+    leader = state.leader
+    best_card = -1
+    if trick:  # finish the trick in progress
+        led = suit_of[trick[0]]
+        key = keys[led]
+        best, best_v, w = trick_so_far(trick, (leader,) + followers[leader], key)
+        best_card = max(trick, key=key.__getitem__)
+        seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
+    else:
+        leader = state.current
+        if not hands[leader]:
+            return
+        seats = ()
+    while True:
+        if not seats:  # lead
+            hand = hands[leader]
+            if not hand:
+                break
+            if first:
+                legal = hand & two_clubs or hand
+            elif not broken:
+                legal = hand & not_hearts or hand
+            else:
+                legal = hand
+            if epsilon and rand() < epsilon:
+                card = _random_card(legal, rand)
+            else:
+                card = _lowest_rank(legal & ~_QUEEN_BIT or legal)
+            w = 1 << card
+            hands[leader] = hand ^ w
+            if not broken and w & breaking:
+                broken = True
+            led = suit_of[card]
+            key = keys[led]
+            best, best_v, best_card = leader, key[card], card
+            seats = followers[leader]
+        last = seats[-1]
+        led_mask = suit_masks[led]
+        for seat in seats:
+            hand = hands[seat]
+            follow = hand & led_mask
+            if follow:
+                if epsilon and rand() < epsilon:
+                    card = _random_card(follow, rand)
+                else:
+                    below = follow & ((1 << best_card) - 1)
+                    if below:
+                        card = below.bit_length() - 1  # the highest card that still ducks
+                    else:
+                        keep = follow & ~_QUEEN_BIT or follow
+                        card = keep.bit_length() - 1 if seat == last else (keep & -keep).bit_length() - 1
+            else:
+                legal = (hand & not_points if first else 0) or hand
+                if epsilon and rand() < epsilon:
+                    card = _random_card(legal, rand)
+                elif legal & _QUEEN_BIT:
+                    card = QUEEN_SPADES
+                elif legal & HEART_MASK:
+                    card = (legal & HEART_MASK).bit_length() - 1
+                else:
+                    card = _highest_rank(legal)
+            bit = 1 << card
+            if not broken and bit & breaking:
+                broken = True
+            hands[seat] = hand ^ bit
+            w |= bit
+            if key[card] > best_v:
+                best, best_v, best_card = seat, key[card], card
+        won[best] |= w
+        tricks_won[best] += 1
+        leader = best
+        seats = ()
+        first = False
+    trick.clear()
+    state.leader = state.current = leader
+    state.hearts_broken = broken
+
+
+def _greedy(state: GameState, rng: random.Random) -> None:
+    greedy_playout(state, rng, 0.0)
+
+
+def _egreedy(state: GameState, rng: random.Random) -> None:
+    greedy_playout(state, rng, EPSILON)
+
+
+hooks.register_rollout("hearts", "greedy", _greedy)
+hooks.register_rollout("hearts", "egreedy", _egreedy)
