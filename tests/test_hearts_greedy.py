@@ -99,3 +99,11 @@ def test_greedy_playout_refuses_other_games() -> None:
     state = registry.create("sueca").new_hand(random.Random(1))
     with pytest.raises(TypeError):
         greedy_playout(state, random.Random(1))
+
+
+def test_greedy_playout_search_is_fair() -> None:
+    """With greedy playouts the search still decides from the observation only."""
+    from tests.test_search import assert_decides_from_observation
+
+    assert_decides_from_observation("hearts", ["ismcts:iterations=24,reward=relative,sim=egreedy",
+                                               "ismcts:iterations=24,sim=greedy"], seed=13)
