@@ -13,6 +13,10 @@ says little about who is in danger. These playouts play each simulated card by a
 ``sim=egreedy`` plays a uniformly random legal card instead with probability :data:`EPSILON`, which keeps
 the playouts varied (seeds/002 5.3's epsilon-greedy simulation strategy). The playouts keep what the
 rewards read (hands, won cards, trick counts) and skip the history, like the game's own scored playout.
+
+Measured head to head (docs/results.md, Hearts presets): at 1,500 iterations ``sim=egreedy`` takes 1.1 fewer
+penalty points a hand than random playouts; at the expert's time per move it makes no difference. They cost
+1.2-1.3 times a random playout; a research option, not the presets' choice.
 """
 
 from __future__ import annotations
