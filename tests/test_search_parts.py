@@ -72,7 +72,8 @@ class _Fake:
     def result(self) -> HandResult:
         return self.res
 
-    outcomes = GameState.outcomes  # the base version: built from result()
+    outcomes = GameState.outcomes  # the base versions: built from result()
+    reward_points = GameState.reward_points
 
 
 @pytest.mark.parametrize(("ours", "expected"), [(120, 4), (100, 2), (70, 1), (60, 0), (50, -1), (20, -2), (0, -4)])
