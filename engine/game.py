@@ -383,7 +383,7 @@ class GameState:
         """What the search's score-based rewards read of the finished hand: each seat's points (as
         ``result().points``), the sum of the teams' absolute points (at least 1) and ``lower_is_better``.
 
-        The search calls it once per playout for the ``score``, ``sd`` and ``relative`` rewards, so games may
+        The search calls it once per playout for the ``score`` and ``relative`` rewards, so games may
         override it with a leaner computation than :meth:`result` (tested against it).
         """
         res = self.result()
