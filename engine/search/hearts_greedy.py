@@ -22,7 +22,6 @@ penalty points a hand than random playouts; at the expert's time per move it mak
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 from engine.game import GameState
 from engine.games.hearts import HEART_MASK, POINT_MASK, QUEEN_SPADES, TWO_CLUBS, HeartsState
@@ -35,15 +34,6 @@ EPSILON = 0.1
 _QUEEN_BIT = 1 << QUEEN_SPADES
 _RANKS = 13
 _RANK_MASK = (1 << _RANKS) - 1
-
-
-def _random_card(mask: int, rand: Callable[[], float]) -> int:
-    """A uniformly random card of a non-empty bitmask."""
-    k = int(rand() * mask.bit_count())
-    while k:
-        mask &= mask - 1
-        k -= 1
-    return (mask & -mask).bit_length() - 1
 
 
 def _lowest_rank(mask: int) -> int:
@@ -81,6 +71,7 @@ def greedy_playout(state: GameState, rng: random.Random, epsilon: float = 0.0) -
     g = state.game
     suit_masks, suit_of, followers = g.suit_masks, g.suit_of, g.followers
     keys = g.winner_keys(-1)
+    kth = g.tables.kth  # the k-th card of a set, ascending: a uniformly random card with k = rand() * count
     not_points = g.deck.full_mask & ~POINT_MASK
     not_hearts = g.deck.full_mask & ~HEART_MASK
     two_clubs = 1 << TWO_CLUBS
@@ -89,12 +80,11 @@ def greedy_playout(state: GameState, rng: random.Random, epsilon: float = 0.0) -
     first = state.first_trick()
     trick = state.trick
     leader = state.leader
-    best_card = -1
     if trick:  # finish the trick in progress
         led = suit_of[trick[0]]
         key = keys[led]
         best, best_v, w = trick_so_far(trick, (leader,) + followers[leader], key)
-        best_card = max(trick, key=key.__getitem__)
+        best_card = trick[(best - leader) % 4]
         seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
     else:
         leader = state.current
@@ -113,7 +103,7 @@ def greedy_playout(state: GameState, rng: random.Random, epsilon: float = 0.0) -
             else:
                 legal = hand
             if epsilon and rand() < epsilon:
-                card = _random_card(legal, rand)
+                card = kth(legal, int(rand() * legal.bit_count()))
             else:
                 card = _lowest_rank(legal & ~_QUEEN_BIT or legal)
             w = 1 << card
@@ -131,7 +121,7 @@ def greedy_playout(state: GameState, rng: random.Random, epsilon: float = 0.0) -
             follow = hand & led_mask
             if follow:
                 if epsilon and rand() < epsilon:
-                    card = _random_card(follow, rand)
+                    card = kth(follow, int(rand() * follow.bit_count()))
                 else:
                     below = follow & ((1 << best_card) - 1)
                     if below:
@@ -142,7 +132,7 @@ def greedy_playout(state: GameState, rng: random.Random, epsilon: float = 0.0) -
             else:
                 legal = (hand & not_points if first else 0) or hand
                 if epsilon and rand() < epsilon:
-                    card = _random_card(legal, rand)
+                    card = kth(legal, int(rand() * legal.bit_count()))
                 elif legal & _QUEEN_BIT:
                     card = QUEEN_SPADES
                 elif legal & HEART_MASK:
