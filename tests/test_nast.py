@@ -82,3 +82,67 @@ def test_ucb1_tries_unseen_moves_first_then_maximises_the_bound() -> None:
 def test_unknown_policy_lists_the_valid_ones() -> None:
     with pytest.raises(ValueError, match="gibbs, egreedy, roulette, ucb1"):
         NAST(2, "softmax", 1.0, 0.2, 0.7)
+
+
+def reference_playout(nast: NAST, state, rng: random.Random, seq: list[tuple[int, int]]) -> None:
+    """The readable definition: one legal_moves()/choose() per move, the context from the moves before."""
+    back = nast.n - 1
+    played = [m for _s, m in seq]
+    while not state.is_terminal():
+        seat = state.current_player
+        moves = state.legal_moves()
+        if len(moves) > 1:
+            move = nast.choose(seat, tuple(played[-back:]) if back else (), moves, rng)
+        else:
+            move = moves[0]
+        seq.append((seat, move))
+        played.append(move)
+        state.do(move)
+
+
+def trained(game_name: str, n: int, policy: str, hands: int = 30) -> tuple[NAST, list]:
+    """A NAST whose table holds the statistics of random hands, and a few states to play out from."""
+    from engine import registry  # local: the policy tests above need no game
+
+    game = registry.create(game_name)
+    rng = random.Random(7)
+    nast = NAST(n, policy, 0.3, 0.2, 0.7, (-1.0, 1.0) if policy == "roulette" else (0.0, 1.0))
+    starts = []
+    for h in range(hands):
+        state = game.new_hand(rng)
+        seq: list[tuple[int, int]] = []
+        for _ in range(h % 9):  # some start mid-hand, with moves already in the sequence
+            moves = state.legal_moves()
+            move = moves[int(rng.random() * len(moves))]
+            seq.append((state.current_player, move))
+            state.do(move)
+        starts.append((state.clone(), list(seq)))
+        reference_playout(nast, state, rng, seq)
+        nast.update(seq, [rng.random() for _ in range(game.num_players)])
+    return nast, starts
+
+
+@pytest.mark.parametrize("game_name", ["bisca", "sueca", "scopone"])
+@pytest.mark.parametrize(("n", "policy"), [(1, "egreedy"), (2, "ucb1"), (2, "gibbs"), (3, "roulette"), (4, "ucb1")])
+def test_the_fast_playout_makes_the_reference_moves_and_draws(game_name: str, n: int, policy: str) -> None:
+    nast, starts = trained(game_name, n, policy)
+    assert nast.table  # the contexts are known, so the policy (not the uniform fallback) decides
+    for k, (state, seq) in enumerate(starts):
+        fast_state, fast_seq, fast_rng = state.clone(), list(seq), random.Random(k)
+        ref_state, ref_seq, ref_rng = state.clone(), list(seq), random.Random(k)
+        nast.playout(fast_state, fast_rng, fast_seq)
+        reference_playout(nast, ref_state, ref_rng, ref_seq)
+        assert fast_seq == ref_seq
+        assert fast_rng.random() == ref_rng.random()
+        assert fast_state.is_terminal() and fast_state.result().points == ref_state.result().points
+
+
+def test_update_of_an_empty_sequence_changes_nothing() -> None:
+    nast = NAST(2, "ucb1", 1.0, 0.2, 0.7)
+    nast.update([], [1.0, 0.0])
+    assert nast.table == {}
+
+
+def test_ucb1_breaks_exact_ties_uniformly() -> None:
+    got = shares(seeded("ucb1", {1: 0.5, 2: 0.5, 3: 0.1}), 0, (9,), [1, 2, 3])
+    assert within(got[1], 0.5) and within(got[2], 0.5) and got[3] == 0.0, got

@@ -153,32 +153,23 @@ class NAST:
         self.epsilon = epsilon
         self.c = c
         self.low = reward_range[0]
+        self.ucb1 = policy == "ucb1"
         self.table: dict[tuple[int, ...], dict[int, list[float]]] = {}
 
     def choose(self, seat: int, tail: tuple[int, ...], moves: list[int], rng: random.Random) -> int:
         """The simulation's move for ``seat`` among ``moves`` after the moves ``tail`` (the last n - 1)."""
-        seen = self.table.get((seat,) + tail)
+        return self.pick((seat,) + tail, moves, rng.random)
+
+    def pick(self, context: tuple[int, ...], moves: list[int], rand: Callable[[], float]) -> int:
+        """:meth:`choose` for a ready-made context ``(seat, *tail)``, drawing from ``rand`` (the playout's
+        hot path: the same draws as :meth:`choose`)."""
+        seen = self.table.get(context)
         if seen is None:  # a new context: every policy is uniform over unseen moves
-            return moves[int(rng.random() * len(moves))]
+            return moves[int(rand() * len(moves))]
+        if self.ucb1:
+            return self._ucb1(seen, moves, rand)
         pol = self.policy
         get = seen.get
-        if pol == "ucb1":
-            unseen = [m for m in moves if m not in seen]
-            if unseen:
-                return unseen[int(rng.random() * len(unseen))]
-            stats = [seen[m] for m in moves]
-            log_t = math.log(sum(st[1] for st in stats))
-            c = self.c
-            sqrt = math.sqrt
-            best: list[int] = []
-            best_u = -math.inf
-            for m, (total, count) in zip(moves, stats, strict=True):
-                u = total / count + c * sqrt(log_t / count)
-                if u > best_u:
-                    best, best_u = [m], u
-                elif u == best_u:
-                    best.append(m)
-            return best[int(rng.random() * len(best))] if len(best) > 1 else best[0]
         values = []
         top = -math.inf
         for m in moves:
@@ -188,14 +179,14 @@ class NAST:
                 top = v
             values.append(v)
         if top == -math.inf:  # none of these moves seen here yet
-            return moves[int(rng.random() * len(moves))]
+            return moves[int(rand() * len(moves))]
         vals = [top if v is None else v for v in values]
         if pol == "egreedy":
             best = [m for m, v in zip(moves, vals, strict=True) if v == top]
-            if len(best) == len(moves) or rng.random() >= self.epsilon:
-                return best[int(rng.random() * len(best))] if len(best) > 1 else best[0]
+            if len(best) == len(moves) or rand() >= self.epsilon:
+                return best[int(rand() * len(best))] if len(best) > 1 else best[0]
             rest = [m for m, v in zip(moves, vals, strict=True) if v != top]
-            return rest[int(rng.random() * len(rest))]
+            return rest[int(rand() * len(rest))]
         if pol == "gibbs":
             tau = self.tau
             exp = math.exp
@@ -203,23 +194,81 @@ class NAST:
         else:  # roulette, eq. 5.4
             low = self.low
             weights = [v - low for v in vals]
-        r = rng.random() * sum(weights)
+        r = rand() * sum(weights)
         if r <= 0.0:  # every average at the low end of the reward: uniform
-            return moves[int(rng.random() * len(moves))]
+            return moves[int(rand() * len(moves))]
         for m, w in zip(moves, weights, strict=True):
             r -= w
             if r < 0.0:
                 return m
         return moves[-1]
 
+    def _ucb1(self, seen: dict[int, list[float]], moves: list[int], rand: Callable[[], float]) -> int:
+        """UCB1 (eq. 5.5): a uniformly chosen unseen move first, else the highest bound (ties uniform)."""
+        get = seen.get
+        stats = []
+        visits = 0.0  # counts are whole numbers: the sum is exact in any order
+        for m in moves:
+            st = get(m)
+            if st is None:
+                unseen = [x for x in moves if x not in seen]
+                return unseen[int(rand() * len(unseen))]
+            visits += st[1]
+            stats.append(st)
+        log_t = math.log(visits)
+        c = self.c
+        sqrt = math.sqrt
+        best = moves[0]
+        best_u = -math.inf
+        ties: list[int] | None = None
+        for m, (total, count) in zip(moves, stats, strict=True):
+            u = total / count + c * sqrt(log_t / count)
+            if u > best_u:
+                best, best_u, ties = m, u, None
+            elif u == best_u:
+                if ties is None:
+                    ties = [best, m]
+                else:
+                    ties.append(m)
+        return ties[int(rand() * len(ties))] if ties else best
+
+    def playout(self, state: GameState, rng: random.Random, seq: list[tuple[int, int]]) -> None:
+        """Play ``state`` to the end with this NAST's policy, appending ``(seat, move)`` to ``seq`` (the moves
+        already in ``seq`` are the first contexts). The same moves and draws as :func:`simulate`."""
+        rand = rng.random
+        back = self.n - 1
+        pick = self.pick
+        append = seq.append
+        do = state.do
+        tail: tuple[int, ...] = tuple(m for _s, m in seq[-back:]) if back else ()
+        while True:
+            seat = state.current_player  # -1 once the hand is over
+            if seat < 0:
+                return
+            moves = state.legal_moves()
+            move = pick((seat,) + tail, moves, rand) if len(moves) > 1 else moves[0]
+            append((seat, move))
+            if back == 1:
+                tail = (move,)
+            elif back:
+                tail = (tail + (move,))[-back:]
+            do(move)
+
     def update(self, seq: list[tuple[int, int]], rewards: list[float]) -> None:
         """Credit the n-gram ending at every move of the played (seat, move) sequence (shorter at its start)
         with the reward of the seat that made that move."""
+        if not seq:
+            return
         table = self.table
         back = self.n - 1
-        moves = [m for _s, m in seq]
-        for i, (seat, m) in enumerate(seq):
-            ctx = (seat, *moves[max(0, i - back):i])
+        if back > 1:
+            moves = [m for _s, m in seq]
+            contexts = [(seat, *moves[max(0, i - back):i]) for i, (seat, _m) in enumerate(seq)]
+        elif back == 1:
+            contexts = [(seq[0][0],)] + [(seat, prev) for (seat, _m), (_s, prev) in zip(seq[1:], seq[:-1], strict=True)]
+        else:
+            contexts = [(seat,) for seat, _m in seq]
+        for ctx, (seat, m) in zip(contexts, seq, strict=True):
             seen = table.get(ctx)
             if seen is None:
                 table[ctx] = {m: [rewards[seat], 1.0]}
@@ -238,6 +287,9 @@ def simulate(state: GameState, rng: random.Random, sim: str, nast: NAST | None,
     """Play to the end with the configured simulation policy; records (seat, move) in ``seq`` if given."""
     if sim == "random" and seq is None:
         random_rollout(state, rng)
+        return
+    if nast is not None and heuristic is None and seq is not None:
+        nast.playout(state, rng, seq)
         return
     back = nast.n - 1 if nast is not None else 0
     played = [m for _s, m in seq] if (seq is not None and back) else []
