@@ -327,3 +327,33 @@ def test_playouts_bench_reports_playouts_and_both_kinds_of_deal() -> None:
     for block in (out, out["cpu"]):
         for key in ("random_playouts_per_second", "determinizations_per_second", "search_deals_per_second"):
             assert block[key] > 0
+
+
+# A 4-player Pharaoh position (found by a long fuzz) with an empty stock: a few deals are consistent with
+# it, but the plays and reshuffled draws that follow run deeper than Python's recursion limit.
+DEEP_PHARAOH = (
+    "{\"game\":\"pharaoh\",\"state\":{\"active_suit\":0,\"counts\":[0,6,2,5],\"current\":3,\"dealer\":0,\"discard\":["
+    "\"9B\",\"OL\",\"9A\",\"UA\",\"7A\",\"7L\",\"7B\",\"7H\",\"UL\",\"8A\",\"OH\",\"XL\",\"KL\",\"OA\",\"8L\",\"8B\",\"8H\",\"AH\",\"AL\"],"
+    "\"ended\":\"\",\"excluded\":[\"\",\"\",\"\",\"\"],\"finish_turns\":[20],\"finished\":[0],\"from_pool\":[0,0,0,0],\"ha"
+    "nds\":[\"\",\"UH KH UB OB XA KA\",\"9H AA\",\"9L XH XB KB AB\"],\"history\":[[1,\"draw\"],[2,\"OL>A\"],[3,\"draw"
+    "\"],[0,\"9A\"],[1,\"draw\"],[2,\"UA\"],[3,\"draw\"],[0,\"7A\"],[1,\"draw\"],[2,\"draw\"],[3,\"7L+7B+7H\"],[0,\"UL\""
+    "],[1,\"8A\"],[2,\"draw\"],[3,\"draw\"],[0,\"OH>L\"],[1,\"XL\"],[2,\"KL\"],[3,\"draw\"],[0,\"OA>L\"],[1,\"8L\"],[2,"
+    "\"8B\"],[3,\"8H\"],[1,\"AH\"],[2,\"AL\"]],\"lock\":0,\"pending_draw\":0,\"pending_skip\":1,\"pool\":\"\",\"reshuffl"
+    "es\":0,\"shuffle_seed\":2953992717923941293,\"skips\":0,\"starter\":1,\"stock\":[],\"turn\":25},\"variant\":{"
+    "\"deck\":\"full\",\"hand_size\":0,\"open\":false,\"penalty_limit\":100,\"players\":4,\"rules\":\"classic\",\"scor"
+    "ing\":\"places\",\"seven_draw\":3,\"target\":10},\"version\":1}"
+)
+
+
+def test_the_endgame_solver_gives_up_on_trees_deeper_than_its_limit() -> None:
+    from engine.search.endgame import DEPTH_LIMIT, solve_information_set
+
+    game = registry.create("pharaoh", {"players": 4})
+    state = game.state_from_json(DEEP_PHARAOH)
+    seat = state.current_player
+    obs = state.observation(seat)
+    assert enumerate_deals(obs, 40) is not None  # small enough for the solver to try
+    assert DEPTH_LIMIT < 900  # well inside the interpreter's default recursion limit (1000)
+    assert solve_information_set(obs, random.Random(1), 40) is None  # gives up: ISMCTS decides
+    move = agents.make("ismcts:iterations=30,endgame=40", game).choose(obs, random.Random(1))
+    assert move in state.legal_moves()

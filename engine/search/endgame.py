@@ -22,6 +22,10 @@ __all__ = ["count_deals", "enumerate_deals", "solve_information_set", "alphabeta
 NODE_LIMIT = 30_000
 """Alpha-beta nodes one decision may spend before the solver gives up (then ISMCTS decides)."""
 
+DEPTH_LIMIT = 200
+"""Plies below the decision past which the solver gives up: a hand that can run long (Pharaoh's draws and
+passes) must not exhaust Python's recursion limit; the card games' hands end well before it."""
+
 
 class _TooBig(Exception):
     pass
@@ -72,10 +76,11 @@ def count_deals(obs: Observation, limit: int) -> int | None:
     return None if deals is None else len(deals)
 
 
-def alphabeta(state: GameState, seat: int, alpha: float, beta: float, counter: list[int]) -> float:
-    """Paranoid alpha-beta value of ``state`` for ``seat``'s team (raises _TooBig past NODE_LIMIT nodes)."""
+def alphabeta(state: GameState, seat: int, alpha: float, beta: float, counter: list[int], depth: int = 0) -> float:
+    """Paranoid alpha-beta value of ``state`` for ``seat``'s team (raises _TooBig past NODE_LIMIT nodes or
+    DEPTH_LIMIT plies)."""
     counter[0] += 1
-    if counter[0] > NODE_LIMIT:
+    if counter[0] > NODE_LIMIT or depth > DEPTH_LIMIT:
         raise _TooBig
     if state.is_terminal():
         res = state.result()
@@ -88,7 +93,7 @@ def alphabeta(state: GameState, seat: int, alpha: float, beta: float, counter: l
         for m in moves:
             child = state.clone()
             child.do(m)
-            value = max(value, alphabeta(child, seat, alpha, beta, counter))
+            value = max(value, alphabeta(child, seat, alpha, beta, counter, depth + 1))
             alpha = max(alpha, value)
             if alpha >= beta:
                 break
@@ -97,7 +102,7 @@ def alphabeta(state: GameState, seat: int, alpha: float, beta: float, counter: l
     for m in moves:
         child = state.clone()
         child.do(m)
-        value = min(value, alphabeta(child, seat, alpha, beta, counter))
+        value = min(value, alphabeta(child, seat, alpha, beta, counter, depth + 1))
         beta = min(beta, value)
         if alpha >= beta:
             break
@@ -129,7 +134,7 @@ def solve_information_set(obs: Observation, rng: random.Random, limit: int) -> i
             for m in moves:
                 child = state.clone()
                 child.do(m)
-                totals[m] += alphabeta(child, seat, -1.0, 2.0, counter)
+                totals[m] += alphabeta(child, seat, -1.0, 2.0, counter, 1)
     except _TooBig:
         return None
     return max(moves, key=lambda m: totals[m])
