@@ -100,9 +100,10 @@ class App:
         return pygame.display.set_mode(size, pygame.RESIZABLE)
 
     def gui_font_size(self) -> int:
-        """The GUI text size for the current window height (even steps, 14..26 px)."""
-        h = self.surface.get_size()[1]
-        return max(14, min(26, int(h / 46) // 2 * 2))
+        """The GUI text size for the current window (even steps, 14..26 px): it grows with the height, but a
+        tall narrow window (a portrait screen) keeps the text its width has room for."""
+        w, h = self.surface.get_size()
+        return max(14, min(26, int(min(h / 46, w / 73)) // 2 * 2))
 
     def _theme(self, size: int) -> dict[str, Any]:
         try:

@@ -253,6 +253,44 @@ def test_every_ui_string_is_translated() -> None:
             assert set(re.findall(r"{\w+}", key)) == set(re.findall(r"{\w+}", value)), (lang, key)
 
 
+def test_engine_texts_shown_in_the_ui_are_translated() -> None:
+    from engine import presets
+
+    en = json.loads((ROOT / "assets/i18n/en.json").read_text(encoding="utf-8"))
+    texts = {presets.describe_level(level) for level in presets.LEVELS}
+    for name in registry.available():
+        deck = registry.create(name).deck
+        texts.update(deck.suit_names)
+        texts.update(deck.rank_names)
+    for lang in ("pt", "it", "sk"):
+        table = json.loads((ROOT / f"assets/i18n/{lang}.json").read_text(encoding="utf-8"))
+        missing = sorted(x for x in texts if x not in table or x not in en)
+        assert not missing, (lang, missing)
+
+
+@pytest.mark.parametrize("size", [(1024, 640), (1024, 1472), (1920, 1080)])
+def test_no_label_is_clipped_in_any_language(app: Any, size: tuple[int, int]) -> None:
+    import warnings
+
+    from app.screens.menu import MenuScreen
+    from app.screens.new_game import NewGameScreen
+    from app.screens.settings import SettingsScreen
+
+    app.resize(size)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for lang in ("en", "pt", "it", "sk"):
+            app.set_language(lang)
+            for game_name in ("sueca", "bisca", "hearts", "scopone", "pharaoh"):
+                app.reset_to(MenuScreen(app))
+                app.push(NewGameScreen(app, game_name))
+                app.step()
+            app.push(SettingsScreen(app))
+            app.step()
+    clipped = sorted({str(w.message).split(" - ")[0] for w in caught if "too small for text" in str(w.message)})
+    assert not clipped, (size, clipped)
+
+
 class CrashingWorker(ThreadWorker):
     """Every AI request fails as if the search process had died."""
 

@@ -234,7 +234,8 @@ class NAST:
 
     def playout(self, state: GameState, rng: random.Random, seq: list[tuple[int, int]]) -> None:
         """Play ``state`` to the end with this NAST's policy, appending ``(seat, move)`` to ``seq`` (the moves
-        already in ``seq`` are the first contexts). The same moves and draws as :func:`simulate`."""
+        already in ``seq`` are the first contexts). The same moves and draws as calling ``legal_moves()`` and
+        :meth:`choose` move by move."""
         rand = rng.random
         back = self.n - 1
         pick = self.pick
