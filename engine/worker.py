@@ -257,6 +257,11 @@ class _Child:
                     continue
         except (OSError, ValueError):
             pass
+        finally:
+            try:
+                stdout.close()  # the process has ended: release the pipe now, not at garbage collection
+            except (OSError, ValueError):
+                pass
         inbox.put(("eof", self.generation))
 
     def send(self, msg: list[Any]) -> None:

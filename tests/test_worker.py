@@ -116,6 +116,25 @@ def test_bad_request_fails_with_a_message(worker: MoveWorker) -> None:
     assert len(failed) == 1 and "bogus" in failed[0].error and failed[0].fallback_move in legal
 
 
+def test_a_stopped_search_process_leaves_no_open_pipe() -> None:
+    import gc
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(2):
+            w = MoveWorker()
+            req, legal = _request("ismcts:iterations=30")
+            w.request(req)
+            assert [e.move for e in _wait(w) if isinstance(e, WorkerDone)][0] in legal
+            w.shutdown()
+            time.sleep(0.3)  # the pipe reader sees the end of the process
+        del w
+        gc.collect()
+    leaks = [str(x.message) for x in caught if issubclass(x.category, ResourceWarning)]
+    assert not leaks, leaks
+
+
 def test_shutdown_is_idempotent() -> None:
     w = MoveWorker()
     w.shutdown()
