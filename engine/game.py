@@ -15,6 +15,7 @@ The design follows OpenSpiel's Game/State split and python-chess's compact moves
 from __future__ import annotations
 
 import json
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -47,8 +48,8 @@ class Option:
     help: str
     choices: tuple[Any, ...] | None = None
     type: type = object
-    min: int | None = None
-    max: int | None = None
+    min: int | float | None = None
+    max: int | float | None = None
 
     def validate(self, value: Any) -> Any:
         """Coerce ``value`` (possibly a CLI string) to the option's type, or raise :class:`VariantError`."""
@@ -72,6 +73,8 @@ class Option:
                 if isinstance(value, bool):
                     raise ValueError(value)
                 value = float(value)
+                if not math.isfinite(value):
+                    raise ValueError(value)
             elif typ is str:
                 if not isinstance(value, str):
                     raise ValueError(value)

@@ -225,3 +225,18 @@ def test_scopone_hooks_play_legal_deterministic_moves(spec: str) -> None:
         req = MoveRequest("scopone", {}, spec, state.to_json(), seat, seed=2)
         move = choose_move(req)
         assert move in state.legal_moves() and choose_move(req) == move
+
+
+@pytest.mark.parametrize(("spec", "option"), [
+    ("ismcts:sim=nast,nast_policy=gibbs,tau=0", "tau"),
+    ("ismcts:sim=nast,nast_policy=egreedy,epsilon=1.5", "epsilon"),
+    ("ismcts:sim=nast,nast_policy=ucb1,nast_c=-1", "nast_c"),
+    ("ismcts:seconds=-2", "seconds"),
+    ("ismcts:c=nan", "c"),
+    ("detuct:c=-3", "c"),
+    ("cheat:seconds=inf", "seconds"),
+])
+def test_out_of_range_search_parameters_are_refused_up_front(spec: str, option: str) -> None:
+    game = registry.create("bisca")
+    with pytest.raises(VariantError, match=f"option '{option}'.*range"):
+        agents.make(spec, game)

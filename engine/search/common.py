@@ -374,9 +374,10 @@ def search_options(default_iterations: int) -> tuple[Option, ...]:
     return (
         Option("iterations", default_iterations, "iterations per decision (0 = use 'seconds' only)",
                type=int, min=0, max=10_000_000),
-        Option("seconds", 0.0, "time budget per decision in seconds (0 = use 'iterations' only)", type=float),
+        Option("seconds", 0.0, "time budget per decision in seconds (0 = use 'iterations' only)", type=float,
+               min=0.0, max=86_400.0),
         Option("c", -1.0, "UCB1 exploration constant (-1 = the game's default: 0.25 in Bisca/Briscola with 7-9 "
-               "cards in hand, else 0.7)", type=float),
+               "cards in hand, else 0.7)", type=float, min=-1.0, max=100.0),
         Option("reward", "pwl", "reward: pwl, wl, sd, score or relative (seeds/000 5.3, seeds/001 4.2)",
                choices=REWARDS),
     )

@@ -378,9 +378,9 @@ class ISMCTSAgent(Agent):
                "engine.search.hooks (e.g. greedy for Scopone)", type=str),
         Option("nast_n", 2, "NAST n-gram length", type=int, min=1, max=4),
         Option("nast_policy", "roulette", "NAST move policy", choices=NAST_POLICIES),
-        Option("tau", 1.0, "Gibbs temperature for NAST", type=float),
-        Option("epsilon", 0.2, "epsilon for NAST epsilon-greedy", type=float),
-        Option("nast_c", 0.7, "UCB1 constant for NAST ucb1", type=float),
+        Option("tau", 1.0, "Gibbs temperature for NAST", type=float, min=0.001, max=1000.0),
+        Option("epsilon", 0.2, "epsilon for NAST epsilon-greedy", type=float, min=0.0, max=1.0),
+        Option("nast_c", 0.7, "UCB1 constant for NAST ucb1", type=float, min=0.0, max=100.0),
         Option("endgame", 0, "solve exactly (perfect-information alpha-beta, averaged over every consistent "
                "deal) when at most this many deals are possible; 0 = off", type=int, min=0, max=100_000),
         Option("transpositions", False, "ISMCTS-T: share nodes between equal (abstracted) information sets",
