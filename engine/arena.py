@@ -189,8 +189,11 @@ def _play_task(args: tuple) -> GameRecord:
     return play_one(*args)
 
 
-def summarize(records: list[GameRecord], specs: list[str], teams: list[tuple[int, ...]]) -> dict[str, Any]:
-    """Per agent, per seat and per team statistics with 95% intervals."""
+def summarize(records: list[GameRecord], specs: list[str], teams: list[tuple[int, ...]],
+              lower_is_better: bool = False) -> dict[str, Any]:
+    """Per agent, per seat and per team statistics with 95% intervals. In a game of three or more players
+    without partners each agent row also has its mean relative reward R(s,i) of seeds/001 4.2 in points: the
+    sum over the other seats of their points minus the seat's (the other way round in a penalty game)."""
 
     def block(outcomes: list[float], points: list[float]) -> dict[str, Any]:
         n = len(outcomes)
@@ -209,6 +212,7 @@ def summarize(records: list[GameRecord], specs: list[str], teams: list[tuple[int
     n_seats = len(specs)
     team_of_seat = {s: i for i, t in enumerate(teams) for s in t}
     distinct = list(dict.fromkeys(specs))
+    solo = n_seats >= 3 and all(len(t) == 1 for t in teams)
     agent_rows = []
     for spec in distinct:
         outcomes: list[float] = []
@@ -222,7 +226,12 @@ def summarize(records: list[GameRecord], specs: list[str], teams: list[tuple[int
             for seats in by_team.values():
                 outcomes.append(r.outcomes[seats[0]])
                 points.append(sum(r.points[s] for s in seats) / len(seats))
-        agent_rows.append({"spec": spec, **block(outcomes, points)})
+        row = {"spec": spec, **block(outcomes, points)}
+        if solo:
+            rel = relative_rewards(records, specs, spec, lower_is_better)
+            mean, ci = mean_interval(rel)
+            row.update(mean_relative=mean, mean_relative_ci95=list(ci))
+        agent_rows.append(row)
     seat_rows = [{"seat": s, **block([r.outcomes[s] for r in records], [r.points[s] for r in records])}
                  for s in range(n_seats)]
     team_rows = [{"seats": list(t), **block([r.outcomes[t[0]] for r in records], [r.points[t[0]] for r in records])}
@@ -230,6 +239,20 @@ def summarize(records: list[GameRecord], specs: list[str], teams: list[tuple[int
     out: dict[str, Any] = {"agents": agent_rows, "seats": seat_rows, "teams": team_rows}
     if len(distinct) == 2:
         out["paired"] = paired_difference(records, specs, distinct)
+    return out
+
+
+def relative_rewards(records: list[GameRecord], specs: list[str], spec: str, lower_is_better: bool) -> list[float]:
+    """R(s,i) in points of every seat ``spec`` held (seeds/001 4.2): the sum over the other seats of their points
+    minus the seat's, negated in a penalty game so that more is better either way."""
+    sign = -1.0 if lower_is_better else 1.0
+    out = []
+    for r in records:
+        n = len(r.points)
+        total = sum(r.points)
+        for seat in range(n):
+            if specs[r.seat_agents[seat]] == spec:
+                out.append(sign * (n * r.points[seat] - total))
     return out
 
 
@@ -321,7 +344,7 @@ def pool_records(paths: Sequence[str]) -> dict[str, Any]:
     specs = list(first["specs"])
     return {"game": first["game"], "variant": game.variant, "unit": first["unit"], "games": len(records),
             "seed": "+".join(str(s) for s in seeds), "seeds": seeds, "files": list(paths), "specs": specs,
-            **summarize(records, specs, game.teams()),
+            **summarize(records, specs, game.teams(), game.lower_is_better()),
             "mean_moves": sum(r.moves for r in records) / len(records)}
 
 
@@ -421,7 +444,7 @@ def run(game_name: str, variant: dict[str, Any], specs: list[str], games: int, s
     records.sort(key=lambda r: order[(r.deal, r.rotation)])  # the summary does not depend on finishing order
     out: dict[str, Any] = {"game": game_name, "variant": variant, "unit": unit, "games": len(records),
                            "deals": deals, "rotations": len(arrangements), "seed": seed, "specs": specs,
-                           **summarize(records, specs, game.teams()),
+                           **summarize(records, specs, game.teams(), game.lower_is_better()),
                            "mean_moves": sum(r.moves for r in records) / len(records),
                            "seconds": round(time.time() - started, 3)}
     if resumed:
@@ -449,6 +472,11 @@ def format_table(summary: dict[str, Any]) -> str:
              + (f"  INTERRUPTED after {summary['games']} of {summary['planned_games']} games"
                 if summary.get("interrupted") else ""), head]
     lines += [row(f"agent {a['spec']}", a) for a in summary["agents"]]
+    for a in summary["agents"]:
+        if "mean_relative" in a:
+            lo, hi = a["mean_relative_ci95"]
+            lines.append(f"relative reward R(s,i) of {a['spec']}: {a['mean_relative']:+.2f} [{lo:+.2f}, {hi:+.2f}] "
+                         "points a hand (seeds/001 4.2)")
     lines += [row(f"seat {s['seat']}", s) for s in summary["seats"]]
     if any(len(t["seats"]) > 1 for t in summary["teams"]):
         lines += [row(f"team {'+'.join(map(str, t['seats']))}", t) for t in summary["teams"]]

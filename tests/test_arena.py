@@ -240,3 +240,23 @@ def test_pool_summarizes_runs_of_other_seeds_as_one_sample(tmp_path, capsys) -> 
         arena.pool_records([str(tmp_path / "s3.jsonl"), str(tmp_path / "s3.jsonl")])
     assert arena.main(["--pool", str(tmp_path / "missing.jsonl")]) == 2
     assert "cannot read the records file" in capsys.readouterr().err
+
+
+def test_summary_has_the_relative_reward_of_seeds_001_in_games_without_partners() -> None:
+    specs = ["t", "p", "p", "p"]
+    solo = [(0,), (1,), (2,), (3,)]
+    records = [arena.GameRecord(0, 0, [0, 1, 2, 3], [0.0, 13.0, 13.0, 0.0], [0.5, 0.0, 0.0, 0.5], 52),
+               arena.GameRecord(0, 1, [1, 0, 2, 3], [26.0, 0.0, 0.0, 0.0], [0.0, 1 / 3, 1 / 3, 1 / 3], 52)]
+    rows = {a["spec"]: a for a in arena.summarize(records, specs, solo, lower_is_better=True)["agents"]}
+    # R(s,i) = sum over the others of (their points - the seat's). Hand 1: t (seat 0) took 0 of 26 -> +26;
+    # hand 2: t sits in seat 1 and took 0 again -> +26.
+    assert rows["t"]["mean_relative"] == pytest.approx(26.0)
+    # p's six seats: 13 taken -> 26 - 4 * 13 = -26 (twice) and 0 taken -> +26 (hand 1); all 26 -> 26 - 104 = -78
+    # and two clean seats -> +26 (hand 2)
+    assert rows["p"]["mean_relative"] == pytest.approx((-26 - 26 + 26 - 78 + 26 + 26) / 6)
+    lo, hi = rows["p"]["mean_relative_ci95"]
+    assert lo < rows["p"]["mean_relative"] < hi
+    higher = {a["spec"]: a for a in arena.summarize(records, specs, solo)["agents"]}
+    assert higher["t"]["mean_relative"] == pytest.approx(-rows["t"]["mean_relative"])  # more points are better
+    teams = arena.summarize(records, specs, [(0, 2), (1, 3)], lower_is_better=True)["agents"]
+    assert all("mean_relative" not in a for a in teams)  # partnership games: no relative reward
