@@ -122,6 +122,19 @@ class NewerDatabaseError(RecordsError):
     """The database was written by a newer cardtable; this build leaves it untouched."""
 
 
+def _played_spec(game: str, seat: Seat) -> str:
+    """The agent spec an AI seat played with: its own, or its preset's in this version (presets change
+    between versions, so the record keeps what was really played)."""
+    if seat.spec or seat.kind != "ai" or not seat.preset:
+        return seat.spec
+    try:
+        from engine.presets import preset_spec
+
+        return preset_spec(game, seat.preset)
+    except Exception:  # noqa: BLE001 - an unknown preset is recorded as it was given
+        return seat.spec
+
+
 def app_version() -> str:
     """The installed cardtable version, or ``"dev"`` when running from a source tree."""
     try:
@@ -454,7 +467,7 @@ class RecordsDB:
             gid = int(cur.lastrowid or 0)
             self.conn.executemany(
                 "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(gid, i, s.kind, s.name, s.spec, s.preset, s.display_name, _team_index(teams, i))
+                [(gid, i, s.kind, s.name, _played_spec(game.name, s), s.preset, s.display_name, _team_index(teams, i))
                  for i, s in enumerate(session.seats)])
             self.conn.executemany(
                 "INSERT INTO hands VALUES (?, ?, ?, ?, ?, ?)",

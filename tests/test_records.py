@@ -50,6 +50,18 @@ def test_record_load_and_replay_reproduce_the_game(db: RecordsDB) -> None:
             assert after.seat == before.state.current_player
 
 
+def test_a_preset_seat_is_recorded_with_the_spec_it_played(db: RecordsDB) -> None:
+    from engine.presets import preset_spec
+
+    session = _finished(12)
+    session.seats[1] = Seat("ai", "B", spec="", preset="strong")
+    session.seats[3] = Seat("ai", "D", spec="random", preset="")
+    rec = db.load_record(db.record_game(session))
+    assert rec.seats[1].preset == "strong"
+    assert rec.seats[1].spec == preset_spec(rec.game, "strong")  # presets change between versions
+    assert rec.seats[3].spec == "random" and rec.seats[0] == session.seats[0]
+
+
 def test_a_game_is_recorded_once(db: RecordsDB) -> None:
     session = _finished(2)
     assert db.record_game(session) == db.record_game(session)
