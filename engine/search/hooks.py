@@ -196,3 +196,14 @@ def transposition_key(game: str) -> KeyFn | None:
 def score_span(game: str) -> float | None:
     _load_providers(game)
     return _spans.get(game)
+
+
+def registered(game: str) -> dict[str, list[str]]:
+    """The names registered for ``game``, per kind: ``rollout``, ``policy``, ``pruner``, ``handler``,
+    ``resolver`` and ``bias`` (what ``sim=``, ``opponents=``, ``prune=``, ``handler=``, ``resolve=`` and
+    ``bias=`` accept besides the built-in values)."""
+    _load_providers(game)
+    tables: dict[str, dict[tuple[str, str], Any]] = {
+        "rollout": _rollouts, "policy": _policies, "pruner": _pruners, "handler": _handlers,
+        "resolver": _resolvers, "bias": _biases}
+    return {kind: sorted(n for g, n in table if g == game) for kind, table in tables.items()}

@@ -1,0 +1,38 @@
+"""The agent fuzz harness (engine.fuzz): option coverage, a short clean run, failures reported with the state."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import agents, fuzz, registry
+
+
+@pytest.mark.parametrize("name", registry.available())
+def test_option_specs_cover_the_games_registered_options_and_agents(name: str) -> None:
+    game = registry.create(name)
+    specs = fuzz.option_specs(game)
+    assert len(specs) == len(set(specs))
+    assert any(s.startswith("detuct:") for s in specs) and any(s.startswith("cheat:") for s in specs)
+    assert any(",reuse=true" in s for s in specs) and any(",sim=nast" in s for s in specs)
+    for spec in specs:
+        agents.make(spec, game)  # every listed spec is usable here
+
+
+def test_a_short_run_plays_whole_hands_without_failures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert fuzz.main(["--hands", "6", "--seconds", "120", "--seed", "3"]) == 0
+    assert "6 hands, 0 failures" in capsys.readouterr().out
+
+
+def test_a_failing_agent_is_reported_with_its_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.agents.base import Agent
+
+    def broken(self: Agent, obs: object, rng: random.Random, budget: object = None) -> int:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(agents.agent_class("random"), "choose", broken)
+    monkeypatch.setattr(fuzz, "option_specs", lambda game: ["random"])
+    name, variant, specs, failure = fuzz.play_random_hand(random.Random(1))
+    assert specs == ["random"] * registry.create(name, variant).num_players
+    assert failure is not None and "RuntimeError: boom" in failure and "STATE {" in failure
