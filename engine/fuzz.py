@@ -1,9 +1,10 @@
 """Long-running fuzz of the agents: whole hands of random games, example variants and agent SPECs.
 
 Every game, every example variant, every registered search option (simulation policies, pruners, move
-handlers, resolvers, biases, opponent policies) and every other agent is tried with tiny budgets, and each move
-goes through the validating ``apply()``. A failure prints the game, variant, SPECs and traceback, and saves the
-state as JSON for a regression test. The test suite runs a few hands of it; longer runs are for after a change:
+handlers, resolvers, biases, opponent policies) and every other agent is tried with tiny budgets, and every
+move's legality is checked (the arena's ``play_hand``). A failure prints the game, variant, SPECs and
+traceback, and saves the state as JSON for a regression test. The test suite runs a few hands of it; longer
+runs are for after a change:
 
     python -m engine.fuzz --seconds 600 --seed 2 --out fuzz-failures/
 """
@@ -18,6 +19,7 @@ import traceback
 from pathlib import Path
 
 from engine import agents, presets, registry
+from engine.arena import play_hand
 from engine.game import Game
 from engine.search import hooks
 
@@ -64,14 +66,7 @@ def play_random_hand(rng: random.Random) -> tuple[str, dict, list[str], str | No
     players = [agents.make(spec, game) for spec in chosen]
     state = game.new_hand(random.Random(rng.random()), dealer=rng.randrange(game.num_players))
     try:
-        while not state.is_terminal():
-            seat = state.current_player
-            player = players[seat]
-            if player.fair:
-                move = player.choose(state.observation(seat), rng)
-            else:
-                move = player.choose_full(state.clone(), rng)
-            state.apply(move)
+        play_hand(game, state, players, rng.randrange(1 << 62))  # checks every move's legality
         state.result()
     except Exception:  # noqa: BLE001 - reported with everything needed to reproduce it
         return name, variant, chosen, traceback.format_exc() + "\nSTATE " + state.to_json()
