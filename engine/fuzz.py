@@ -3,7 +3,7 @@
 Every game, every example variant, every registered search option (simulation policies, pruners, move
 handlers, resolvers, biases, opponent policies) and every other agent is tried with tiny budgets, and every
 move's legality is checked (the arena's ``play_hand``). A failure prints the game, variant, SPECs and
-traceback, and saves the state as JSON for a regression test. The test suite runs a few hands of it; longer
+traceback with the state as JSON (for a regression test), and saves it with --out. The test suite runs a few hands of it; longer
 runs are for after a change:
 
     python -m engine.fuzz --seconds 600 --seed 2 --out fuzz-failures/
@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0, help="how long to run (default 60)")
     parser.add_argument("--hands", type=int, default=0, help="stop after this many hands (0 = no limit)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", default="", help="directory for the failing states (JSON), if any")
+    parser.add_argument("--out", default="", help="directory for failure reports (traceback and the state as JSON)")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     deadline = time.monotonic() + args.seconds

@@ -289,11 +289,9 @@ def simulate(state: GameState, rng: random.Random, sim: str, nast: NAST | None,
     if sim == "random" and seq is None:
         random_rollout(state, rng)
         return
-    if nast is not None and heuristic is None and seq is not None:
-        nast.playout(state, rng, seq)
+    if nast is not None and heuristic is None:
+        nast.playout(state, rng, seq if seq is not None else [])
         return
-    back = nast.n - 1 if nast is not None else 0
-    played = [m for _s, m in seq] if (seq is not None and back) else []
     rand = rng.random
     while not state.is_terminal():
         seat = state.current_player
@@ -301,14 +299,9 @@ def simulate(state: GameState, rng: random.Random, sim: str, nast: NAST | None,
             move = heuristic(state, rng)
         else:
             moves = state.legal_moves()
-            if nast is not None and len(moves) > 1:
-                move = nast.choose(seat, tuple(played[-back:]) if back else (), moves, rng)
-            else:
-                move = moves[int(rand() * len(moves))] if len(moves) > 1 else moves[0]
+            move = moves[int(rand() * len(moves))] if len(moves) > 1 else moves[0]
         if seq is not None:
             seq.append((seat, move))
-        if back:
-            played.append(move)
         state.do(move)
 
 
