@@ -3,8 +3,8 @@
 Every game, every example variant, every registered search option (simulation policies, pruners, move
 handlers, resolvers, biases, opponent policies) and every other agent is tried with tiny budgets, and every
 move's legality is checked (the arena's ``play_hand``). A failure prints the game, variant, SPECs and
-traceback with the state as JSON (for a regression test), and saves it with --out. The test suite runs a few hands of it; longer
-runs are for after a change:
+traceback with the state as JSON (for a regression test), and saves it with --out. The test suite runs a
+few hands of it; longer runs are for after a change:
 
     python -m engine.fuzz --seconds 600 --seed 2 --out fuzz-failures/
 """
