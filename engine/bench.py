@@ -3,7 +3,9 @@
 ``python -m engine.bench --game sueca --agent ismcts:iterations=10000 --positions 5 [--seed 1] [--json P]``
 runs the agent from K seeded positions (the first decision with two or more legal moves of a freshly
 dealt hand) and reports iterations/s and seconds/move (median, min, max), wall clock and process CPU time,
-with the machine it ran on; ``--repeat R`` makes R passes over the same positions.
+with the machine it ran on; ``--repeat R`` makes R passes over the same positions. An untimed warm-up
+decision comes first, and a ``workers=N`` spec's helper processes are started before the clock runs (their
+start-up is reported apart): the figures are a session's steady state.
 
 ``python -m engine.bench --what playouts [--game G ...] [--seconds 2]`` reports random playouts/s (clone a
 dealt hand and play it out with random legal moves), determinizations/s of the current player's observation
@@ -97,7 +99,20 @@ def load_average() -> list[float] | None:
 
 def bench_agent(game: Game, spec: str, positions: int, seed: int, repeat: int = 1) -> dict[str, Any]:
     """Iterations/s and seconds/move of ``spec`` over ``positions`` opening decisions, ``repeat`` passes
-    over the same positions (summaries over every decision, plus each pass's medians when ``repeat`` > 1)."""
+    over the same positions (summaries over every decision, plus each pass's medians when ``repeat`` > 1).
+
+    Steady state, as in a session of play: a ``workers=N`` spec's helper processes are started first (their
+    start-up time is reported apart, as ``helper_startup_seconds``), and one untimed warm-up decision at
+    the first position builds the game's tables and caches, in the helpers too, for every spec alike."""
+    started: dict[str, Any] = {}
+    workers = int(getattr(agents.make(spec, game), "config", {}).get("workers", 1))
+    if workers > 1:
+        from engine.search.parallel import prestart
+
+        t0 = time.perf_counter()
+        prestart(workers, wait=60.0)
+        started["helper_startup_seconds"] = time.perf_counter() - t0
+    _bench_pass(game, spec, 1, seed, [], [], [], [])  # warm-up, not counted
     its_per_s: list[float] = []
     secs: list[float] = []
     cpu_its: list[float] = []
@@ -112,7 +127,8 @@ def bench_agent(game: Game, spec: str, positions: int, seed: int, repeat: int = 
         "iterations_per_second": _summary(its_per_s), "seconds_per_move": _summary(secs),
         "cpu": {"iterations_per_second": _summary(cpu_its), "seconds_per_move": _summary(cpu_secs),
                 "note": "process CPU time (less sensitive to other load on a shared machine); with "
-                        "workers=N it includes the helper processes' CPU"}}
+                        "workers=N it includes the helper processes' CPU"},
+        "warmup_decisions": 1, **started}
     if repeat > 1:
         out["passes"] = passes
     return out

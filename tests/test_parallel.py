@@ -252,3 +252,17 @@ def test_the_bench_counts_the_helpers_cpu_once() -> None:
     assert bench._helper_cpu(agent, before) == after["shares"][1]["cpu_seconds"] > 0
     assert bench._helper_cpu(agent, after) == 0.0  # no new decision since
     assert bench._helper_cpu(agents.make("ismcts:iterations=10", game), {}) == 0.0
+
+
+def test_the_bench_times_a_parallel_spec_with_its_helpers_started_and_warm() -> None:
+    """The helpers' start-up is reported apart and not timed: the last timed decision's second share ran in
+    a helper process, not in the caller as a decision made before the helper was ready would."""
+    from engine import bench
+
+    parallel.shutdown_pool()
+    out = bench.bench_agent(registry.create("bisca"), "ismcts:iterations=300,workers=2", positions=2, seed=5)
+    assert out["warmup_decisions"] == 1 and out["helper_startup_seconds"] > 0
+    shares = parallel.last_stats()["shares"]
+    assert not shares[1]["local"] and shares[1]["iterations"] == 150
+    single = bench.bench_agent(registry.create("bisca"), "ismcts:iterations=300", positions=2, seed=5)
+    assert single["warmup_decisions"] == 1 and "helper_startup_seconds" not in single

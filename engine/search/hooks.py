@@ -71,7 +71,7 @@ _PROVIDERS: dict[str, tuple[str, ...]] = {
     "sueca": ("engine.agents.heuristic", "engine.search.trick_greedy"),
     "bisca": ("engine.agents.heuristic", "engine.search.trick_greedy"),
     "briscola": ("engine.agents.heuristic", "engine.search.trick_greedy"),
-    "mosssidewhist": ("engine.agents.heuristic", "engine.games.mosssidewhist"),
+    "mosssidewhist": ("engine.agents.heuristic", "engine.games.mosssidewhist", "engine.search.whist_greedy"),
 }
 
 

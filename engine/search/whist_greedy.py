@@ -1,0 +1,170 @@
+"""Greedy simulation policies for Moss Side Whist (``sim=greedy`` and ``sim=egreedy`` of the ``ismcts`` agent).
+
+In a random playout the aces fall on tricks that a two already wins and trumps are thrown on tricks nobody
+contests, so the trick counts it ends with say little about how strong a hand is. These playouts play each
+simulated card by a few cheap whist rules instead, reading the determinized hands as bitmasks:
+
+* the leader still to discard throws its lowest plain (non-spade) card, lowest rank first;
+* lead a plain suit's top card when no other hand holds a higher card of that suit (a master), else the
+  lowest plain card, else the lowest spade;
+* follow suit: the last player wins as cheaply as it can; the second player wins only with a card above
+  every card of the suit the last player holds (and only if the last player cannot ruff), else plays low;
+* when void: ruff (or over-ruff) with the lowest spade that wins, else throw the lowest plain card.
+
+``sim=egreedy`` plays a uniformly random legal card instead with probability :data:`EPSILON` (seeds/002
+5.3's epsilon-greedy simulation strategy: the playouts stay varied). Like the game's own scored playout, these
+keep what the rewards read (hands, won cards, trick counts) and skip the history and the voids.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.game import GameState
+from engine.games.mosssidewhist import DISCARDS, SPADES, MossSideWhistState
+from engine.games.tricks import trick_so_far
+from engine.search import hooks
+
+EPSILON = 0.1
+"""Probability of a uniformly random legal card in ``sim=egreedy``."""
+
+_RANKS = 13
+_RANK_MASK = (1 << _RANKS) - 1
+_SPADE_MASK = _RANK_MASK << (SPADES * _RANKS)
+_PLAIN_BASES = tuple(s * _RANKS for s in range(4) if s != SPADES)
+
+
+def _lowest_rank(mask: int) -> int:
+    """The card of lowest rank in a non-empty mask (ties: the lowest suit)."""
+    best, best_rank = -1, _RANKS
+    for base in (0, 13, 26, 39):
+        suit = mask >> base & _RANK_MASK
+        if suit:
+            rank = (suit & -suit).bit_length() - 1
+            if rank < best_rank:
+                best, best_rank = base + rank, rank
+    return best
+
+
+def _lowest(mask: int) -> int:
+    """The lowest card (by index) of a non-empty mask."""
+    return (mask & -mask).bit_length() - 1
+
+
+def _greedy_lead(hand: int, others: int) -> int:
+    """The lead: a plain suit's master (first such suit), else the lowest plain card, else the lowest spade."""
+    for base in _PLAIN_BASES:
+        mine = hand >> base & _RANK_MASK
+        if mine:
+            top = mine.bit_length() - 1
+            if not (others >> base & _RANK_MASK) >> top:
+                return base + top
+    plain = hand & ~_SPADE_MASK
+    return _lowest_rank(plain) if plain else _lowest(hand)
+
+
+def greedy_playout(state: GameState, rng: random.Random, epsilon: float = 0.0) -> None:
+    """Play a Moss Side Whist ``state`` to the end by the rules above; the state is used up: hands, won cards
+    and trick counts end right, the history and the voids do not."""
+    if not isinstance(state, MossSideWhistState):
+        raise TypeError("greedy_playout plays Moss Side Whist states only")
+    rand = rng.random
+    g = state.game
+    kth = g.tables.kth  # the k-th card of a set, ascending: a uniformly random card with k = rand() * count
+    hands, won, tricks_won = state.hands, state.won, state.tricks_won
+    if state.discards_done < DISCARDS:
+        seat = state.current
+        hand = hands[seat]
+        discards = state.discards
+        for _ in range(DISCARDS - state.discards_done):
+            if epsilon and rand() < epsilon:
+                card = kth(hand, int(rand() * hand.bit_count()))
+            else:
+                plain = hand & ~_SPADE_MASK
+                card = _lowest_rank(plain) if plain else _lowest(hand)
+            hand ^= 1 << card
+            discards |= 1 << card
+        hands[seat] = hand
+        state.discards = discards
+        state.discards_done = DISCARDS
+    suit_masks, suit_of, followers = g.suit_masks, g.suit_of, g.followers
+    keys = g.winner_keys(SPADES)
+    trick = state.trick
+    leader = state.leader
+    if trick:  # finish the trick in progress
+        led = suit_of[trick[0]]
+        key = keys[led]
+        best, best_v, w = trick_so_far(trick, (leader,) + followers[leader], key)
+        best_card = trick[(best - leader) % 3]
+        seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
+    else:
+        leader = state.current
+        if not hands[leader]:
+            return
+        seats = ()
+    while True:
+        if not seats:  # lead
+            hand = hands[leader]
+            if not hand:
+                break
+            if epsilon and rand() < epsilon:
+                card = kth(hand, int(rand() * hand.bit_count()))
+            else:
+                nxt, last = followers[leader]
+                card = _greedy_lead(hand, hands[nxt] | hands[last])
+            w = 1 << card
+            hands[leader] = hand ^ w
+            led = suit_of[card]
+            key = keys[led]
+            best, best_v, best_card = leader, key[card], card
+            seats = followers[leader]
+        last = seats[-1]
+        led_mask = suit_masks[led]
+        for seat in seats:
+            hand = hands[seat]
+            follow = hand & led_mask
+            if epsilon and rand() < epsilon:
+                legal = follow or hand
+                card = kth(legal, int(rand() * legal.bit_count()))
+            elif follow:
+                # Cards of the led suit above the best one (none once a spade ruffed a plain suit).
+                above = follow >> (best_card + 1) << (best_card + 1) if suit_of[best_card] == led else 0
+                if above and seat != last:
+                    theirs = hands[last] & led_mask
+                    if theirs:
+                        above = above >> theirs.bit_length() << theirs.bit_length()
+                    elif hands[last] & _SPADE_MASK and led != SPADES:
+                        above = 0  # the last player would ruff
+                card = _lowest(above) if above else _lowest(follow)
+            else:
+                spades = hand & _SPADE_MASK
+                if spades and suit_of[best_card] == SPADES:
+                    spades = spades >> (best_card + 1) << (best_card + 1)
+                if spades:
+                    card = _lowest(spades)
+                else:
+                    plain = hand & ~_SPADE_MASK
+                    card = _lowest_rank(plain) if plain else _lowest(hand)
+            bit = 1 << card
+            hands[seat] = hand ^ bit
+            w |= bit
+            if key[card] > best_v:
+                best, best_v, best_card = seat, key[card], card
+        won[best] |= w
+        tricks_won[best] += 1
+        leader = best
+        seats = ()
+    trick.clear()
+    state.leader = state.current = leader
+
+
+def _greedy(state: GameState, rng: random.Random) -> None:
+    greedy_playout(state, rng, 0.0)
+
+
+def _egreedy(state: GameState, rng: random.Random) -> None:
+    greedy_playout(state, rng, EPSILON)
+
+
+hooks.register_rollout("mosssidewhist", "greedy", _greedy)
+hooks.register_rollout("mosssidewhist", "egreedy", _egreedy)
