@@ -14,6 +14,10 @@ simulated card by a few cheap whist rules instead, reading the determinized hand
 ``sim=egreedy`` plays a uniformly random legal card instead with probability :data:`EPSILON` (seeds/002
 5.3's epsilon-greedy simulation strategy: the playouts stay varied). Like the game's own scored playout, these
 keep what the rewards read (hands, won cards, trick counts) and skip the history and the voids.
+
+Measured head to head (docs/results.md, "Moss Side Whist"): at 2,000 iterations ``sim=egreedy`` wins more hands
+than random playouts (+0.053 outcome) but takes slightly fewer tricks (-0.18 points a hand); at 8,000 it
+changes nothing measurable. They cost about 1.25 times a random playout; a research option, not the presets'.
 """
 
 from __future__ import annotations
