@@ -3,7 +3,8 @@
 :class:`DealSampler` prepares an observation once per search and then deals hidden cards cheaply:
 
 * no hidden cards: a clone of the masked state;
-* a belief matrix: :func:`engine.determinize.sample_assignment` (seeds/000 4.1 with probabilities);
+* a belief matrix: Algorithm 1 with probabilities (seeds/000 4.1, :func:`engine.determinize.assign_weighted`),
+  the matrix turned into per-slot weight lists once per search;
 * otherwise shuffle-and-split of the unknown cards with rejection of deals that break a slot's
   constraint (a void, a known card). Accepted deals are exactly uniform over every consistent deal. The
   shuffles are numpy's, a batch at a time on the cards' bits, and each slot's card set is one
@@ -21,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from engine.cards import bits
-from engine.determinize import assign_uniform, sample_assignment
+from engine.determinize import assign_uniform, belief_weights, weight_masks, weighted_deal
 from engine.game import GameState
 from engine.observation import Observation
 
@@ -36,6 +37,10 @@ class DealSampler:
     def __init__(self, obs: Observation, bias: Any = None) -> None:
         self.obs = obs
         self.bias = bias
+        if bias is not None:
+            self.weights, self.weight_cards = belief_weights(obs, bias)
+            self.needs = [s.count for s in obs.slots]
+            self.prepared = weight_masks(self.weights, self.needs)
         self.slots = obs.slots
         self.unknown = obs.unknown
         self.cards = bits(obs.unknown)
@@ -77,7 +82,7 @@ class DealSampler:
         """One card set per hidden slot and, from the numpy shuffles, each ordered slot's cards in a
         uniformly random order (``{slot index: cards}``; None when this draw has no orders)."""
         if self.bias is not None:
-            return sample_assignment(self.obs, rng, self.bias), None
+            return weighted_deal(self.weights, self.weight_cards, self.needs, rng, self.prepared), None
         if self.rejection and self.card_bits is not None:
             rows = self.rows
             plan = self.plan
