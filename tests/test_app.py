@@ -619,3 +619,22 @@ def test_killed_search_process_shows_a_message_and_the_game_continues(app: Any) 
     assert any("failed" in n.text for n in ctl.notices)
     start = ctl.match.game.state_from_json(ctl.session.meta["hand_start"]["state"])
     assert ctl.session.moves[0][0] in start.legal_moves()  # the fallback move was legal
+
+
+def test_the_bottom_player_sees_its_own_tricks_in_a_trick_game(app: Any) -> None:
+    """Opponents' tricks are under their names; the viewer's own count follows its name at the bottom
+    (Moss Side Whist's leader needs 8 of 16), and it follows the state."""
+    from app.tour import advance
+
+    screen = open_table(app, "mosssidewhist", seed=21)
+    advance(screen.ctl.session, random.Random(21),
+            lambda s: sum(s.tricks_won) >= 2 and s.current_player == 0)
+    screen.ctl.version += 1
+    app.step()
+    own = screen.ctl.state.tricks_won[0]
+    texts = [label.text for label in screen.scene.labels]
+    assert any(text.startswith("H0 ") and text.endswith(f"{own} trick" + ("" if own == 1 else "s"))
+               for text in texts), texts
+    scopone = open_table(app, "scopone", seed=21)
+    app.step()
+    assert not any("trick" in label.text for label in scopone.scene.labels)

@@ -175,6 +175,11 @@ class TableRenderer:
         """Second line under an opponent's name (default: cards in hand)."""
         return count_text(view.counts[seat], "1 card", "{n} cards")
 
+    def own_detail(self, view: View, seat: int) -> str:
+        """Words after the bottom seat's name, what its player cannot read from the hand itself (default
+        none; the trick games: tricks taken)."""
+        return ""
+
     def add_seats(self, scene: Scene, view: View, lay: TableLayout) -> None:
         """Every seat's hand: the bottom hand face up for the viewer, backs for the others."""
         for seat in range(self.n):
@@ -281,6 +286,9 @@ class TableRenderer:
             else:
                 scene.sprites.append(Sprite(("back", seat, i), r, None, 0, "hand", seat, width=cw))
         title = self.seat_title(view, seat)
+        own = self.own_detail(view, seat)
+        if own:
+            title += " · " + own
         if not face_up and view.viewer is None:
             title += " · " + count_text(count, "1 card", "{n} cards")
         scene.labels.append(Label(title, (max(area.left + 4, left), area.top + 2), lay.label_size, WHITE, "topleft",

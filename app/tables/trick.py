@@ -22,6 +22,11 @@ class TrickRenderer(TableRenderer):
             text = count_text(tricks[seat], "1 trick", "{n} tricks") + " · " + text
         return text
 
+    def own_detail(self, view: View, seat: int) -> str:
+        """The bottom player's tricks taken (Moss Side Whist's leader needs 8, the others 4)."""
+        tricks = getattr(view.state, "tricks_won", None)
+        return count_text(tricks[seat], "1 trick", "{n} tricks") if tricks is not None else ""
+
     def add_centre(self, scene: Scene, view: View, lay: TableLayout) -> None:
         """The centre of the table."""
         state = view.state
