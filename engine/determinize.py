@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from engine.cards import bits, popcount
+from engine.cards import bits
 from engine.observation import HiddenSlot, Observation
 
 
@@ -38,6 +38,22 @@ def _random_bit(mask: int, rng: random.Random) -> int:
         mask &= mask - 1
         k -= 1
     return (mask & -mask).bit_length() - 1
+
+
+def _least_slack(allowed: list[int], needs: list[int], within: int) -> tuple[int, list[int]]:
+    """Algorithm 1's choice of slot: the least slack (cards ``allowed`` ``within`` the open ones minus the
+    cards still needed) over the slots that need cards, and every slot that has it."""
+    best = 1 << 30
+    cands: list[int] = []
+    for i, need in enumerate(needs):
+        if need:
+            slack = (allowed[i] & within).bit_count() - need
+            if slack < best:
+                best = slack
+                cands = [i]
+            elif slack == best:
+                cands.append(i)
+    return best, cands
 
 
 def assign_uniform(unknown: int, slots: Sequence[HiddenSlot], rng: random.Random,
@@ -72,16 +88,7 @@ def assign_uniform(unknown: int, slots: Sequence[HiddenSlot], rng: random.Random
                     if needs[i] and allowed[i] & card_bit:
                         break
             else:
-                best = 1 << 30
-                cands: list[int] = []
-                for i in range(n):
-                    if needs[i]:
-                        slack = popcount(allowed[i] & left) - needs[i]
-                        if slack < best:
-                            best = slack
-                            cands = [i]
-                        elif slack == best:
-                            cands.append(i)
+                best, cands = _least_slack(allowed, needs, left)
                 if best < 0:
                     ok = False
                     break
@@ -203,16 +210,7 @@ def assign_weighted(weights: Sequence[Sequence[float]], needs: Sequence[int], rn
                 while not possible[slot] & bit:
                     slot += 1
             else:
-                best = 1 << 30
-                cands: list[int] = []
-                for i in slots:
-                    if left[i]:
-                        slack = possible[i].bit_count() - left[i]
-                        if slack < best:
-                            best = slack
-                            cands = [i]
-                        elif slack == best:
-                            cands.append(i)
+                best, cands = _least_slack(possible, left, -1)
                 if best < 0:
                     ok = False
                     break

@@ -133,6 +133,51 @@ def exchange_or_pick(hand: int, count: int, xcard: int, stock: list[int],
     return hand, int(rand() * count), False
 
 
+def trick_to_finish(state: Any, keys: list[list[int]]) -> tuple[int, tuple[int, ...], int, list[int], int, int,
+                                                                  int, int]:
+    """Where an inlined playout of ``state`` starts: ``(trick leader, seats still to play, led suit, its row of
+    ``keys``, winning seat, winning key, winning card, bitmask of the cards on the table)`` for a trick in
+    progress; with none, ``(the seat to lead, (), -1, [], -1, -1, -1, 0)``."""
+    trick = state.trick
+    if not trick:
+        return state.current, (), -1, [], -1, -1, -1, 0
+    leader = state.leader
+    followers = state.game.followers
+    led = state.game.suit_of[trick[0]]
+    key = keys[led]
+    best, best_v, w = trick_so_far(trick, (leader,) + followers[leader], key)
+    best_card = trick[(best - leader) % len(state.hands)]
+    return leader, followers[leader][len(trick) - 1:], led, key, best, best_v, best_card, w
+
+
+_RANK_BITS = (1 << 13) - 1
+
+
+def lowest_rank_card(mask: int) -> int:
+    """In a 52-card deck laid out suit by suit, 13 ranks each from the weakest: the card of lowest rank in
+    a non-empty ``mask`` (ties: the lowest suit). For the greedy playouts."""
+    best, best_rank = -1, 13
+    for base in (0, 13, 26, 39):
+        suit = mask >> base & _RANK_BITS
+        if suit:
+            rank = (suit & -suit).bit_length() - 1
+            if rank < best_rank:
+                best, best_rank = base + rank, rank
+    return best
+
+
+def highest_rank_card(mask: int) -> int:
+    """:func:`lowest_rank_card`'s counterpart: the card of highest rank (ties: the lowest suit)."""
+    best, best_rank = -1, -1
+    for base in (0, 13, 26, 39):
+        suit = mask >> base & _RANK_BITS
+        if suit:
+            rank = suit.bit_length() - 1
+            if rank > best_rank:
+                best, best_rank = base + rank, rank
+    return best
+
+
 def solo_outcomes(points: list[int], best: int) -> list[float]:
     """Outcomes of an every-seat-for-itself hand: 1 for the only seat with ``best`` points, 0.5 for each of
     several (a shared win, or a draw when every seat has it), 0 for the others."""

@@ -25,39 +25,13 @@ import random
 
 from engine.game import GameState
 from engine.games.hearts import HEART_MASK, POINT_MASK, QUEEN_SPADES, TWO_CLUBS, HeartsState
-from engine.games.tricks import trick_so_far
+from engine.games.tricks import highest_rank_card, lowest_rank_card, trick_to_finish
 from engine.search import hooks
 
 EPSILON = 0.1
 """Probability of a uniformly random legal card in ``sim=egreedy``."""
 
 _QUEEN_BIT = 1 << QUEEN_SPADES
-_RANKS = 13
-_RANK_MASK = (1 << _RANKS) - 1
-
-
-def _lowest_rank(mask: int) -> int:
-    """The card of lowest rank in a non-empty mask (ties: the lowest suit)."""
-    best, best_rank = -1, _RANKS
-    for base in (0, 13, 26, 39):
-        suit = mask >> base & _RANK_MASK
-        if suit:
-            rank = (suit & -suit).bit_length() - 1
-            if rank < best_rank:
-                best, best_rank = base + rank, rank
-    return best
-
-
-def _highest_rank(mask: int) -> int:
-    """The card of highest rank in a non-empty mask (ties: the lowest suit)."""
-    best, best_rank = -1, -1
-    for base in (0, 13, 26, 39):
-        suit = mask >> base & _RANK_MASK
-        if suit:
-            rank = suit.bit_length() - 1
-            if rank > best_rank:
-                best, best_rank = base + rank, rank
-    return best
 
 
 def greedy_playout(state: GameState, rng: random.Random, epsilon: float = 0.0) -> None:
@@ -79,18 +53,9 @@ def greedy_playout(state: GameState, rng: random.Random, epsilon: float = 0.0) -
     broken = state.hearts_broken
     first = state.first_trick()
     trick = state.trick
-    leader = state.leader
-    if trick:  # finish the trick in progress
-        led = suit_of[trick[0]]
-        key = keys[led]
-        best, best_v, w = trick_so_far(trick, (leader,) + followers[leader], key)
-        best_card = trick[(best - leader) % 4]
-        seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
-    else:
-        leader = state.current
-        if not hands[leader]:
-            return
-        seats = ()
+    leader, seats, led, key, best, best_v, best_card, w = trick_to_finish(state, keys)
+    if not seats and not hands[leader]:
+        return
     while True:
         if not seats:  # lead
             hand = hands[leader]
@@ -105,7 +70,7 @@ def greedy_playout(state: GameState, rng: random.Random, epsilon: float = 0.0) -
             if epsilon and rand() < epsilon:
                 card = kth(legal, int(rand() * legal.bit_count()))
             else:
-                card = _lowest_rank(legal & ~_QUEEN_BIT or legal)
+                card = lowest_rank_card(legal & ~_QUEEN_BIT or legal)
             w = 1 << card
             hands[leader] = hand ^ w
             if not broken and w & breaking:
@@ -138,7 +103,7 @@ def greedy_playout(state: GameState, rng: random.Random, epsilon: float = 0.0) -
                 elif legal & HEART_MASK:
                     card = (legal & HEART_MASK).bit_length() - 1
                 else:
-                    card = _highest_rank(legal)
+                    card = highest_rank_card(legal)
             bit = 1 << card
             if not broken and bit & breaking:
                 broken = True

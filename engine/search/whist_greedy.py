@@ -26,7 +26,7 @@ import random
 
 from engine.game import GameState
 from engine.games.mosssidewhist import DISCARDS, SPADES, MossSideWhistState
-from engine.games.tricks import trick_so_far
+from engine.games.tricks import lowest_rank_card, trick_to_finish
 from engine.search import hooks
 
 EPSILON = 0.1
@@ -36,18 +36,6 @@ _RANKS = 13
 _RANK_MASK = (1 << _RANKS) - 1
 _SPADE_MASK = _RANK_MASK << (SPADES * _RANKS)
 _PLAIN_BASES = tuple(s * _RANKS for s in range(4) if s != SPADES)
-
-
-def _lowest_rank(mask: int) -> int:
-    """The card of lowest rank in a non-empty mask (ties: the lowest suit)."""
-    best, best_rank = -1, _RANKS
-    for base in (0, 13, 26, 39):
-        suit = mask >> base & _RANK_MASK
-        if suit:
-            rank = (suit & -suit).bit_length() - 1
-            if rank < best_rank:
-                best, best_rank = base + rank, rank
-    return best
 
 
 def _lowest(mask: int) -> int:
@@ -64,7 +52,7 @@ def _greedy_lead(hand: int, others: int) -> int:
             if not (others >> base & _RANK_MASK) >> top:
                 return base + top
     plain = hand & ~_SPADE_MASK
-    return _lowest_rank(plain) if plain else _lowest(hand)
+    return lowest_rank_card(plain) if plain else _lowest(hand)
 
 
 def greedy_playout(state: GameState, rng: random.Random, epsilon: float = 0.0) -> None:
@@ -85,7 +73,7 @@ def greedy_playout(state: GameState, rng: random.Random, epsilon: float = 0.0) -
                 card = kth(hand, int(rand() * hand.bit_count()))
             else:
                 plain = hand & ~_SPADE_MASK
-                card = _lowest_rank(plain) if plain else _lowest(hand)
+                card = lowest_rank_card(plain) if plain else _lowest(hand)
             hand ^= 1 << card
             discards |= 1 << card
         hands[seat] = hand
@@ -94,18 +82,9 @@ def greedy_playout(state: GameState, rng: random.Random, epsilon: float = 0.0) -
     suit_masks, suit_of, followers = g.suit_masks, g.suit_of, g.followers
     keys = g.winner_keys(SPADES)
     trick = state.trick
-    leader = state.leader
-    if trick:  # finish the trick in progress
-        led = suit_of[trick[0]]
-        key = keys[led]
-        best, best_v, w = trick_so_far(trick, (leader,) + followers[leader], key)
-        best_card = trick[(best - leader) % 3]
-        seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
-    else:
-        leader = state.current
-        if not hands[leader]:
-            return
-        seats = ()
+    leader, seats, led, key, best, best_v, best_card, w = trick_to_finish(state, keys)
+    if not seats and not hands[leader]:
+        return
     while True:
         if not seats:  # lead
             hand = hands[leader]
@@ -148,7 +127,7 @@ def greedy_playout(state: GameState, rng: random.Random, epsilon: float = 0.0) -
                     card = _lowest(spades)
                 else:
                     plain = hand & ~_SPADE_MASK
-                    card = _lowest_rank(plain) if plain else _lowest(hand)
+                    card = lowest_rank_card(plain) if plain else _lowest(hand)
             bit = 1 << card
             hands[seat] = hand ^ bit
             w |= bit
