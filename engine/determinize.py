@@ -254,17 +254,6 @@ def belief_weights(obs: Observation, bias: np.ndarray) -> tuple[list[list[float]
     return rows, cards
 
 
-def possibility_matrix(obs: Observation) -> tuple[np.ndarray, list[int]]:
-    """The 0/1 possibility matrix of an observation (slots x unknown cards) and the card of each column."""
-    cards = bits(obs.unknown)
-    m = np.zeros((len(obs.slots), len(cards)))
-    for i, s in enumerate(obs.slots):
-        for j, c in enumerate(cards):
-            if s.allowed >> c & 1:
-                m[i, j] = 1.0
-    return m, cards
-
-
 def sample_assignment(obs: Observation, rng: random.Random, bias: np.ndarray | None = None) -> list[int]:
     """Card sets for each hidden slot. ``bias`` is an optional (slots x deck size) belief matrix."""
     if bias is None:

@@ -43,6 +43,12 @@ def _lowest(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
+def _lowest_plain(hand: int) -> int:
+    """The lowest-ranked plain (non-spade) card of a non-empty hand, else its lowest spade."""
+    plain = hand & ~_SPADE_MASK
+    return lowest_rank_card(plain) if plain else _lowest(hand)
+
+
 def _greedy_lead(hand: int, others: int) -> int:
     """The lead: a plain suit's master (first such suit), else the lowest plain card, else the lowest spade."""
     for base in _PLAIN_BASES:
@@ -51,8 +57,7 @@ def _greedy_lead(hand: int, others: int) -> int:
             top = mine.bit_length() - 1
             if not (others >> base & _RANK_MASK) >> top:
                 return base + top
-    plain = hand & ~_SPADE_MASK
-    return lowest_rank_card(plain) if plain else _lowest(hand)
+    return _lowest_plain(hand)
 
 
 def greedy_playout(state: GameState, rng: random.Random, epsilon: float = 0.0) -> None:
@@ -72,8 +77,7 @@ def greedy_playout(state: GameState, rng: random.Random, epsilon: float = 0.0) -
             if epsilon and rand() < epsilon:
                 card = kth(hand, int(rand() * hand.bit_count()))
             else:
-                plain = hand & ~_SPADE_MASK
-                card = lowest_rank_card(plain) if plain else _lowest(hand)
+                card = _lowest_plain(hand)
             hand ^= 1 << card
             discards |= 1 << card
         hands[seat] = hand
@@ -126,8 +130,7 @@ def greedy_playout(state: GameState, rng: random.Random, epsilon: float = 0.0) -
                 if spades:
                     card = _lowest(spades)
                 else:
-                    plain = hand & ~_SPADE_MASK
-                    card = lowest_rank_card(plain) if plain else _lowest(hand)
+                    card = _lowest_plain(hand)
             bit = 1 << card
             hands[seat] = hand ^ bit
             w |= bit
