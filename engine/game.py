@@ -392,6 +392,12 @@ class GameState:
         res = self.result()
         return res.points, max(sum(abs(p) for p in res.team_points), 1.0), res.lower_is_better
 
+    def solver_key(self) -> Any:
+        """A hashable key equal for two states of one hand whose rest plays out alike (the same moves, the
+        same results), whatever order earlier moves came in; the endgame solver's transposition table
+        uses it. ``None`` (the default) means no table."""
+        return None
+
     def describe_move(self, move: int) -> str:
         """Longer description of a move for logs and the UI (default: its notation)."""
         return self.move_text(move)

@@ -139,6 +139,7 @@ class BiscaState(TrickState):
     """A Bisca/Briscola hand: the TrickState plus the stock, the turned card and publicly known cards."""
 
     __slots__ = ("stock", "trump_card", "revealed", "exchange_card")
+    _solver_ignores = ("revealed",)
     game: Bisca
     hidden_stock: int = 0
     """Stock cards an observation's masked state leaves out (0 in a full state); see :attr:`stock_size`."""

@@ -107,6 +107,7 @@ class HeartsState(TrickState):
     """A Hearts hand: passing phase (optional), then 13 tricks."""
 
     __slots__ = ("pass_offset", "passes_done", "pass_first", "passed", "hearts_broken", "excluded")
+    _solver_ignores = ("excluded",)
     game: Hearts
 
     def __init__(self, game: Hearts, hands: list[int], dealer: int, pass_offset: int) -> None:

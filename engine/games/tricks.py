@@ -292,6 +292,10 @@ class TrickState(GameState):
 
     game: TrickGame
     _plain_tricks: ClassVar[bool] = True  # see __init_subclass__
+    _solver_ignores: ClassVar[tuple[str, ...]] = ()
+    """Fields a game adds that never change how the rest of the hand plays out or scores (what is publicly
+    known of hands): :meth:`solver_key` leaves them out."""
+    _solver_slots: ClassVar[tuple[str, ...]] = ()  # the other added fields, set by __init_subclass__
 
     def __init__(self, game: TrickGame, hands: list[int], leader: int, trump: int, dealer: int) -> None:
         self.game = game
@@ -314,6 +318,10 @@ class TrickState(GameState):
         if "legal_mask" in cls.__dict__ and cls.legal_moves is TrickState.legal_moves:
             cls.legal_moves = TrickState.legal_moves_from_mask  # type: ignore[method-assign]
         cls._plain_tricks = all(getattr(cls, name) is getattr(TrickState, name) for name in _PLAIN_RULES)
+        extra: list[str] = []
+        for klass in reversed(cls.__mro__[:cls.__mro__.index(TrickState)]):
+            extra.extend(n for n in klass.__dict__.get("__slots__", ()) if n not in cls._solver_ignores)
+        cls._solver_slots = tuple(extra)
 
     # --- copying ----------------------------------------------------------------------------------
     def clone(self) -> TrickState:
@@ -332,6 +340,24 @@ class TrickState(GameState):
         other.dealer = self.dealer
         self._copy_extra(other)
         return other
+
+    def solver_key(self) -> Any:
+        """Hands, the player to lead, tricks won, :meth:`score_key` and the fields a game adds (lists as tuples):
+        not the history, the voids or the order in which the captured cards came. Only between tricks
+        (``None`` inside one: cards played to a trick cannot come in another order)."""
+        if self.trick:
+            return None
+        extra = tuple(tuple(v) if isinstance(v, list) else v
+                      for v in (getattr(self, name) for name in self._solver_slots))
+        return (tuple(self.hands), self.current, tuple(self.tricks_won), self.score_key(), extra)
+
+    def score_key(self) -> Any:
+        """What of the captured cards the rest of the hand's result depends on (default: every seat's cards;
+        games whose hands are decided by card points alone use the points)."""
+        if self.game.points_decide:
+            points_of = self.game.points_of
+            return tuple(points_of(w) for w in self.won)
+        return tuple(self.won)
 
     def _copy_extra(self, other: TrickState) -> None:
         """Copy the fields a game adds to the trick state into a clone (games override; default: none)."""

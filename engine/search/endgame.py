@@ -2,22 +2,31 @@
 observation, play each deal out by perfect-information alpha-beta and pick the move with the best
 average value over all of them (a single deal, as in Bisca after the stock, is solved exactly).
 
-Values are from the deciding seat's side: the hand outcome (1 win, 0.5 draw, 0 loss) plus a small tie
-breaker for its (team's) points; every seat outside its team is assumed to play against it (paranoid).
+Values are from the deciding seat's side and follow the search's reward: for ``pwl``, ``wl`` and ``sd`` the
+hand outcome (1 win, 0.5 draw, 0 loss) plus a small tie breaker for its (team's) points; for ``score`` and
+``relative`` that reward itself. Every seat outside its team is assumed to play against it (paranoid).
+
+The search keeps a transposition table per deal: states that :meth:`GameState.solver_key` says are equal
+for the rest of the hand (trick games: the same cards left, the same trick and the same score, whatever
+order the earlier cards came in) are solved once. It tries the best move found for a state first. A solve
+gives up, and the caller's ISMCTS decides, past :data:`NODE_LIMIT` nodes, past :data:`DEPTH_LIMIT` plies,
+at the caller's deadline or when the caller's cancel is set.
 """
 
 from __future__ import annotations
 
 import itertools
 import random
+import time
 from collections.abc import Iterator
+from typing import Any
 
 from engine.cards import bits
 from engine.game import GameState
 from engine.observation import Observation
 from engine.search.common import reward_vector
 
-__all__ = ["count_deals", "enumerate_deals", "solve_information_set", "alphabeta"]
+__all__ = ["DEPTH_LIMIT", "NODE_LIMIT", "alphabeta", "count_deals", "enumerate_deals", "solve_information_set"]
 
 NODE_LIMIT = 30_000
 """Alpha-beta nodes one decision may spend before the solver gives up (then ISMCTS decides)."""
@@ -25,6 +34,14 @@ NODE_LIMIT = 30_000
 DEPTH_LIMIT = 200
 """Plies below the decision past which the solver gives up: a hand that can run long (Pharaoh's draws and
 passes) must not exhaust Python's recursion limit; the card games' hands end well before it."""
+
+CHECK_EVERY = 512
+"""Nodes between two looks at the clock and the cancel flag."""
+
+TIE_BREAK = 1e-3
+"""Weight of the seat's points (the score reward, within +-1) behind the outcome, for outcome rewards."""
+
+_OUTCOME_REWARDS = ("pwl", "wl", "sd")
 
 
 class _TooBig(Exception):
@@ -76,37 +93,117 @@ def count_deals(obs: Observation, limit: int) -> int | None:
     return None if deals is None else len(deals)
 
 
-def alphabeta(state: GameState, seat: int, alpha: float, beta: float, counter: list[int], depth: int = 0) -> float:
-    """Paranoid alpha-beta value of ``state`` for ``seat``'s team (raises _TooBig past NODE_LIMIT nodes or
-    DEPTH_LIMIT plies)."""
-    counter[0] += 1
-    if counter[0] > NODE_LIMIT or depth > DEPTH_LIMIT:
-        raise _TooBig
-    if state.is_terminal():
+class _Solver:
+    """Paranoid alpha-beta for one seat with a transposition table, a node budget, a deadline and cancel.
+
+    ``mode`` is what a finished hand is worth: ``"outcome"`` (1 win, 0.5 draw, 0 loss), ``"tiebreak"`` (the
+    outcome plus 1e-3 times the seat's score reward) or a reward kind (``"score"``, ``"relative"``)."""
+
+    def __init__(self, seat: int, mode: str, node_limit: int, deadline: float | None, cancel: Any) -> None:
+        self.seat = seat
+        self.mode = mode
+        self.nodes = 0
+        self.node_limit = node_limit
+        self.deadline = deadline
+        self.cancel = cancel
+        self.next_check = CHECK_EVERY
+        self.table: dict[Any, tuple[float, float, int | None]] = {}
+        self.team: tuple[int, ...] = ()
+
+    def new_deal(self, state: GameState) -> None:
+        """Start a deal: clear the table (its keys hold the hidden cards of this deal)."""
+        self.table.clear()
+        self.team = _team(state, self.seat)
+
+    def terminal_value(self, state: GameState) -> float:
         res = state.result()
-        return res.outcome(seat) + 1e-3 * reward_vector("score", state, res)[seat]
-    mover = state.current_player
-    maximizing = mover in _team(state, seat)
-    moves = state.legal_moves()
-    if maximizing:
-        value = -1.0
+        if self.mode == "outcome":
+            return res.outcome(self.seat)
+        if self.mode == "tiebreak":
+            return res.outcome(self.seat) + TIE_BREAK * reward_vector("score", state, res)[self.seat]
+        return reward_vector(self.mode, state, res)[self.seat]
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.node_limit:
+            raise _TooBig
+        if self.nodes >= self.next_check:
+            self.next_check += CHECK_EVERY
+            if self.deadline is not None and time.perf_counter() >= self.deadline:
+                raise _TooBig
+            if self.cancel is not None and self.cancel.is_set():
+                raise _TooBig
+
+    def value(self, state: GameState, alpha: float, beta: float, depth: int) -> float:
+        """The exact value when it lies inside (alpha, beta); else a bound on the correct side of the window."""
+        self._tick()
+        if depth > DEPTH_LIMIT:
+            raise _TooBig
+        if state.is_terminal():
+            return self.terminal_value(state)
+        key = state.solver_key()
+        best_move: int | None = None
+        if key is not None:
+            entry = self.table.get(key)
+            if entry is not None:
+                low, high, best_move = entry
+                if low >= beta:
+                    return low
+                if high <= alpha:
+                    return high
+                if low == high:
+                    return low
+                alpha0, beta0 = max(alpha, low), min(beta, high)
+            else:
+                alpha0, beta0 = alpha, beta
+        else:
+            alpha0, beta0 = alpha, beta
+        a, b = alpha0, beta0
+        moves = state.legal_moves()
+        if best_move is not None and best_move in moves and moves[0] != best_move:
+            moves = [best_move] + [m for m in moves if m != best_move]
+        maximizing = state.current_player in self.team
+        value = -float("inf") if maximizing else float("inf")
+        chosen = moves[0]
         for m in moves:
             child = state.clone()
             child.do(m)
-            value = max(value, alphabeta(child, seat, alpha, beta, counter, depth + 1))
-            alpha = max(alpha, value)
-            if alpha >= beta:
+            v = self.value(child, a, b, depth + 1)
+            if maximizing:
+                if v > value:
+                    value, chosen = v, m
+                if value > a:
+                    a = value
+            else:
+                if v < value:
+                    value, chosen = v, m
+                if value < b:
+                    b = value
+            if a >= b:
                 break
+        if key is not None:
+            low, high = (entry[0], entry[1]) if entry is not None else (-float("inf"), float("inf"))
+            if value <= alpha0:
+                high = min(high, value)
+            elif value >= beta0:
+                low = max(low, value)
+            else:
+                low = high = value
+            self.table[key] = (low, high, chosen)
         return value
-    value = 2.0
-    for m in moves:
-        child = state.clone()
-        child.do(m)
-        value = min(value, alphabeta(child, seat, alpha, beta, counter, depth + 1))
-        beta = min(beta, value)
-        if alpha >= beta:
-            break
-    return value
+
+
+def alphabeta(state: GameState, seat: int, alpha: float, beta: float, counter: list[int], depth: int = 0,
+              reward: str = "pwl") -> float:
+    """Paranoid alpha-beta value of ``state`` for ``seat``'s team (raises _TooBig past NODE_LIMIT nodes or
+    DEPTH_LIMIT plies); ``counter[0]`` grows by the nodes visited."""
+    mode = "tiebreak" if reward in _OUTCOME_REWARDS else reward
+    solver = _Solver(seat, mode, NODE_LIMIT - counter[0], None, None)
+    solver.new_deal(state)
+    try:
+        return solver.value(state, alpha, beta, depth)
+    finally:
+        counter[0] += solver.nodes
 
 
 def _team(state: GameState, seat: int) -> tuple[int, ...]:
@@ -116,25 +213,69 @@ def _team(state: GameState, seat: int) -> tuple[int, ...]:
     return (seat,)
 
 
-def solve_information_set(obs: Observation, rng: random.Random, limit: int) -> int | None:
+def solve_information_set(obs: Observation, rng: random.Random, limit: int, *, reward: str = "pwl",
+                          deadline: float | None = None, cancel: Any = None,
+                          node_limit: int = NODE_LIMIT) -> int | None:
     """The move with the best average exact value over every consistent deal, or None when there are
-    more than ``limit`` deals or the trees are too big to solve quickly."""
+    more than ``limit`` deals, the trees are too big to solve within ``node_limit`` nodes, the
+    ``time.perf_counter()`` ``deadline`` passes or ``cancel`` (anything with ``is_set()``) is set.
+    ``reward`` is the search's reward kind (see the module docstring).
+
+    For outcome rewards the solve has two passes: the outcome alone (values 0, 0.5 and 1 prune far more),
+    then the points, only among the moves with the best outcome and only inside a narrow window around each
+    line's known outcome; if that second pass runs out of nodes or time, the first best move is played."""
     deals = [[]] if not obs.slots else enumerate_deals(obs, limit)
     if not deals:
         return None
     moves = obs.legal_moves()
-    seat = obs.seat
-    totals = dict.fromkeys(moves, 0.0)
-    counter = [0]
+    states = []
+    for deal in deals:
+        state = obs.state.clone()
+        if obs.slots:
+            state.fill_hidden(obs.slots, deal, rng)
+        states.append(state)
+    outcome_first = reward in _OUTCOME_REWARDS
+    solver = _Solver(obs.seat, "outcome" if outcome_first else reward, node_limit, deadline, cancel)
     try:
-        for deal in deals:
-            state = obs.state.clone()
-            if obs.slots:
-                state.fill_hidden(obs.slots, deal, rng)
-            for m in moves:
-                child = state.clone()
-                child.do(m)
-                totals[m] += alphabeta(child, seat, -1.0, 2.0, counter, 1)
+        totals, values = _solve_moves(solver, states, moves, None)
     except _TooBig:
         return None
-    return max(moves, key=lambda m: totals[m])
+    best = max(totals.values())
+    tied = [m for m in moves if totals[m] >= best - 1e-9]
+    if not outcome_first or len(tied) == 1:
+        return tied[0]
+    solver.mode = "tiebreak"
+    try:
+        points, _ = _solve_moves(solver, states, tied, values)
+    except _TooBig:
+        return tied[0]
+    return max(tied, key=lambda m: points[m])
+
+
+def _solve_moves(solver: _Solver, states: list[GameState], moves: list[int],
+                 known: dict[tuple[int, int], float] | None) -> tuple[dict[int, float], dict[tuple[int, int], float]]:
+    """Each move's value summed over the deals, and each (deal, move) value. With one deal, a move only has
+    to be shown no better than the best so far. ``known``: (deal, move) outcomes from an outcome pass, which
+    bound the tie-break values to a window of +-TIE_BREAK around them."""
+    inf = float("inf")
+    totals = dict.fromkeys(moves, 0.0)
+    values: dict[tuple[int, int], float] = {}
+    single = len(states) == 1
+    for d, state in enumerate(states):
+        solver.new_deal(state)
+        best = -inf
+        for m in moves:
+            child = state.clone()
+            child.do(m)
+            if known is not None:
+                o = known[d, m]
+                low, high = o - 2 * TIE_BREAK, o + 2 * TIE_BREAK
+            else:
+                low, high = -inf, inf
+            if single and best > low:
+                low = best - 1e-9
+            v = solver.value(child, low, high, 1)
+            values[d, m] = v
+            totals[m] += v
+            best = max(best, v)
+    return totals, values

@@ -16,8 +16,10 @@ handlers, tree reuse and root parallelization.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
+import time
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -44,6 +46,9 @@ __all__ = ["ISMCTSAgent", "Node", "SearchResult", "prune_depth", "run_ismcts"]
 
 ENDGAME_MAX_CARDS = 14
 """The endgame solver is tried only when at most this many cards are left to play (trick-taking games)."""
+
+ENDGAME_TIME_SHARE = 0.5
+"""With a time budget, the share of it the endgame solver may use before it gives up and the search runs."""
 
 
 class Node:
@@ -432,11 +437,9 @@ class ISMCTSAgent(Agent):
         if conf.beam_width and conf.transpositions:
             raise VariantError("beam search (beam_width) cannot be combined with transpositions")
         self._kept: tuple[int, list[Any], Node] | None = None
-        self._endgame_failed_at: int | None = None
 
     def reset(self) -> None:
         self._kept = None
-        self._endgame_failed_at = None
 
     def choose(self, obs: Observation, rng: random.Random, budget: Budget | None = None) -> int:
         moves = obs.legal_moves()
@@ -446,12 +449,9 @@ class ISMCTSAgent(Agent):
             return moves[0]
         conf = self.conf
         if conf.endgame and self._endgame_worth_trying(obs):
-            from engine.search.endgame import solve_information_set
-
-            move = solve_information_set(obs, rng, conf.endgame)
+            move, budget = self._solve_endgame(obs, rng, budget)
             if move is not None:
                 return move
-            self._endgame_failed_at = _cards_left(obs)
         if conf.workers > 1:
             from engine.search.parallel import parallel_root_visits
 
@@ -464,14 +464,27 @@ class ISMCTSAgent(Agent):
         return self._pick(result, obs, moves, rng)
 
     def _endgame_worth_trying(self, obs: Observation) -> bool:
-        """Skip the solver while the hand is no shorter than where it last gave up."""
+        """Whether the hand is short enough for the solver (a pure function of the observation, so a
+        restored game decides exactly as the original did)."""
         left = _cards_left(obs)
-        if left is None:
-            return True
-        if left > ENDGAME_MAX_CARDS:
-            return False
-        failed = self._endgame_failed_at
-        return failed is None or left <= failed - self.game.num_players
+        return left is None or left <= ENDGAME_MAX_CARDS
+
+    def _solve_endgame(self, obs: Observation, rng: random.Random,
+                       budget: Budget | None) -> tuple[int | None, Budget | None]:
+        """The solver's move, or None and the budget left for the search. With a time budget the solver may
+        use up to :data:`ENDGAME_TIME_SHARE` of it; the search gets the rest."""
+        from engine.search.endgame import solve_information_set
+
+        seconds = budget.seconds if budget is not None and budget.seconds is not None else self.conf.seconds
+        cancel = budget.cancel if budget is not None else None
+        start = time.perf_counter()
+        deadline = start + ENDGAME_TIME_SHARE * seconds if seconds > 0 else None
+        move = solve_information_set(obs, rng, self.conf.endgame, reward=self.conf.reward, deadline=deadline,
+                                     cancel=cancel)
+        if move is not None or seconds <= 0:
+            return move, budget
+        left = max(1e-3, seconds - (time.perf_counter() - start))
+        return None, dataclasses.replace(budget, seconds=left) if budget is not None else Budget(seconds=left)
 
     def _pick(self, result: SearchResult, obs: Observation, moves: list[int], rng: random.Random) -> int:
         if not result.visits:

@@ -1,0 +1,176 @@
+"""The exact endgame solver: transposition table, two passes, budgets, and agents that keep no state."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+
+from engine import agents, registry
+from engine.game import Game, GameState
+from engine.search.common import reward_vector
+from engine.search.endgame import TIE_BREAK, enumerate_deals, solve_information_set
+from engine.search.ismcts import ENDGAME_MAX_CARDS
+
+GAMES = [("sueca", {"target": 0}), ("bisca", {}), ("briscola", {}), ("hearts", {"target": 0, "passing": "none"}),
+         ("mosssidewhist", {})]
+
+
+def cards_left(state: GameState) -> int:
+    return sum(h.bit_count() for h in state.hands) + len(getattr(state, "stock", []))
+
+
+def position(game: Game, seed: int, left: int) -> GameState:
+    """A random hand played at random until at most ``left`` cards remain (hands and stock)."""
+    rng = random.Random(seed)
+    state = game.new_hand(rng)
+    while cards_left(state) > left and not state.is_terminal():
+        state.do(rng.choice(state.legal_moves()))
+    return state
+
+
+def team_of(state: GameState, seat: int) -> tuple[int, ...]:
+    return next((t for t in state.game.teams() if seat in t), (seat,))
+
+
+def minimax(state: GameState, seat: int, reward: str) -> float:
+    """Plain paranoid minimax with the solver's values (no pruning, no table)."""
+    if state.is_terminal():
+        res = state.result()
+        if reward in ("pwl", "wl", "sd"):
+            return res.outcome(seat) + TIE_BREAK * reward_vector("score", state, res)[seat]
+        return reward_vector(reward, state, res)[seat]
+    values = []
+    for m in state.legal_moves():
+        child = state.clone()
+        child.do(m)
+        values.append(minimax(child, seat, reward))
+    return max(values) if state.current_player in team_of(state, seat) else min(values)
+
+
+def reference_choice(state: GameState, reward: str) -> set[int]:
+    """Every move with the best average exact value over the deals consistent with the mover's view."""
+    seat = state.current_player
+    obs = state.observation(seat)
+    deals = [[]] if not obs.slots else enumerate_deals(obs, 10_000)
+    assert deals
+    totals = dict.fromkeys(obs.legal_moves(), 0.0)
+    for deal in deals:
+        full = obs.state.clone()
+        if obs.slots:
+            full.fill_hidden(obs.slots, deal, random.Random(0))
+        for m in totals:
+            child = full.clone()
+            child.do(m)
+            totals[m] += minimax(child, seat, reward)
+    best = max(totals.values())
+    return {m for m, v in totals.items() if v >= best - 1e-9}
+
+
+@pytest.mark.parametrize(("name", "variant"), GAMES)
+def test_the_solver_plays_a_best_move_of_plain_minimax(name: str, variant: dict) -> None:
+    game = registry.create(name, variant)
+    rewards = ["pwl", "relative"] if name == "hearts" else ["pwl"]
+    checked = 0
+    for seed in range(40):
+        state = position(game, seed, 7)
+        if state.is_terminal() or len(state.legal_moves()) < 2:
+            continue
+        obs = state.observation(state.current_player)
+        deals = enumerate_deals(obs, 30)
+        if deals is None:
+            continue
+        for reward in rewards:
+            move = solve_information_set(obs, random.Random(1), 30, reward=reward, node_limit=10**7)
+            assert move in reference_choice(state, reward), (seed, reward)
+            checked += 1
+        if checked >= 6:
+            break
+    assert checked >= 3
+
+
+@pytest.mark.parametrize(("name", "variant"), GAMES[:4])
+def test_equal_keys_mean_the_same_rest_of_the_hand(name: str, variant: dict) -> None:
+    """Two orders of one trick's cards from the same position give equal keys only when the same seat won
+    the same points; the key of a state inside a trick is None."""
+    game = registry.create(name, variant)
+    state = position(game, 3, 12)
+    assert state.trick == [] or state.solver_key() is None
+    while state.trick:
+        state.do(state.legal_moves()[0])
+    key = state.solver_key()
+    assert key is not None and hash(key) == hash(state.clone().solver_key())
+    mid = state.clone()
+    mid.do(mid.legal_moves()[0])
+    assert mid.solver_key() is None
+
+
+def test_bisca_after_the_stock_is_solved_within_the_preset_window() -> None:
+    game = registry.create("bisca")
+    solved = 0
+    for seed in range(12):
+        state = position(game, seed, ENDGAME_MAX_CARDS - seed % 4 * 2)
+        if state.is_terminal() or len(state.legal_moves()) < 2:
+            continue
+        obs = state.observation(state.current_player)
+        assert enumerate_deals(obs, 1) is not None  # the stock is gone: one deal
+        move = solve_information_set(obs, random.Random(1), 200)
+        assert move is not None
+        if cards_left(state) <= 8:  # plain minimax is too slow on longer endings
+            assert move in reference_choice(state, "pwl")
+        solved += 1
+    assert solved >= 8
+
+
+def test_a_passed_deadline_or_a_set_cancel_gives_up() -> None:
+    game = registry.create("bisca")
+    state = position(game, 2, ENDGAME_MAX_CARDS)
+    obs = state.observation(state.current_player)
+    assert solve_information_set(obs, random.Random(1), 200) is not None
+    assert solve_information_set(obs, random.Random(1), 200, deadline=time.perf_counter() - 1.0) is None
+    stop = threading.Event()
+    stop.set()
+    assert solve_information_set(obs, random.Random(1), 200, cancel=stop) is None
+    assert solve_information_set(obs, random.Random(1), 200, node_limit=50) is None
+
+
+@pytest.mark.parametrize(("name", "variant"), GAMES)
+def test_endgame_agents_keep_no_state_between_decisions(name: str, variant: dict) -> None:
+    """One agent playing a whole hand decides exactly like a fresh agent at every position (a restored game
+    continues as the original would have)."""
+    game = registry.create(name, variant)
+    spec = "ismcts:iterations=60,endgame=50"
+    kept = agents.make(spec, game)
+    state = game.new_hand(random.Random(5))
+    step = 0
+    while not state.is_terminal():
+        obs = state.observation(state.current_player)
+        move = kept.choose(obs, random.Random(step))
+        assert move == agents.make(spec, game).choose(obs, random.Random(step))
+        state.apply(move)
+        step += 1
+
+
+def test_a_failed_solve_leaves_the_search_the_rest_of_the_time() -> None:
+    game = registry.create("bisca")
+    state = position(game, 4, ENDGAME_MAX_CARDS)
+    obs = state.observation(state.current_player)
+    agent = agents.make("ismcts:iterations=0,seconds=0.2,endgame=200", game)
+    import engine.search.endgame as endgame
+
+    calls: list[float | None] = []
+    real = endgame.solve_information_set
+
+    def give_up(*args: object, **kwargs: object) -> None:
+        calls.append(kwargs.get("deadline"))  # type: ignore[arg-type]
+        return None
+
+    endgame.solve_information_set = give_up  # type: ignore[assignment]
+    try:
+        move = agent.choose(obs, random.Random(1))
+    finally:
+        endgame.solve_information_set = real
+    assert move in state.legal_moves()
+    assert calls and calls[0] is not None  # the solver was given a deadline inside the time budget
