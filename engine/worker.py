@@ -12,6 +12,22 @@ The caller only touches :meth:`MoveWorker.request`, :meth:`MoveWorker.poll` (non
 * A cancelled or superseded request produces no :class:`WorkerDone`; its late messages are dropped.
 * If the search process dies, the pending request ends with :class:`WorkerFailed` carrying a random legal
   fallback move, and the next request starts a fresh process.
+* A watchdog in the owner thread does the same to a search process that is stopped (SIGSTOP) or hung: when
+  a request with a (positive) time limit has no answer within the limit plus a grace of
+  ``max(TIME_LIMIT_GRACE, TIME_LIMIT_GRACE_FRACTION x limit)`` seconds (counted from the request, or from
+  when a fresh process is ready), and whenever the process, busy or idle, sends nothing for
+  ``silence_timeout`` seconds (:data:`SILENCE_TIMEOUT` by default; a fresh process has
+  :data:`START_TIMEOUT` for its first line). The process sends an ``alive`` message every
+  :data:`HEARTBEAT_INTERVAL` seconds from a thread of its own, so silence means stuck even for agents that
+  report no progress (the endgame solver, rule-based agents), and requests without a time limit (the
+  agent's own budget) end too. If the whole app was stopped (Ctrl-Z, suspend), the watchdog restarts its
+  clocks rather than blame the process.
+* The search process keeps one agent per game, variant, SPEC and seat (what lets ``reuse=true`` keep each
+  seat's tree), and calls its ``reset()`` unless the request continues the hand of that agent's last completed
+  decision (replaying the moves played since gives the request's state): a new hand or game, a position asked
+  again (undo) or after a cancelled or failed decision starts afresh. So each seat decides as an agent of its
+  own does in the arena (reset at every hand), with the same observations and seeds. A new process starts
+  with fresh agents.
 * Agents with root parallelization (``ismcts:...,workers=N``) work unchanged: the search process starts
   its own N-1 helper processes (:mod:`engine.search.parallel`, kept between requests), which detach from
   its stdin/stdout; a cancel or a superseding request stops them too, and if the search process is killed
@@ -83,9 +99,43 @@ class WorkerFailed:
 
 WorkerEvent = WorkerProgress | WorkerDone | WorkerFailed
 
+# --- the watchdog ------------------------------------------------------------------------------------
+HEARTBEAT_INTERVAL = 0.25
+"""Seconds between the search process's ``alive`` messages (from a thread of their own, whatever the agent does)."""
+SILENCE_TIMEOUT = 10.0
+"""Default seconds without a message from the search process (40 heartbeats missed) after which it counts as
+stopped or hung and is killed; what bounds requests without a time limit."""
+TIME_LIMIT_GRACE = 1.0
+"""Least grace (seconds) beyond a request's time limit before the watchdog kills the search process..."""
+TIME_LIMIT_GRACE_FRACTION = 0.5
+"""...or this fraction of the limit, if that is more."""
+OWNER_STALL = 2.0
+"""A gap this long (seconds) between two turns of the owner thread means the whole app was stopped (Ctrl-Z,
+a debugger, suspend): the watchdog then restarts its clocks instead of blaming the search process."""
+START_TIMEOUT = 30.0
+"""Seconds a fresh search process may take to send its first line (an interpreter starting on a busy machine)."""
+_OWNER_TICK = 0.25  # the owner thread looks at the clocks at least this often
+
+
+def time_limit_grace(limit: float) -> float:
+    """Seconds the watchdog waits beyond a time limit of ``limit`` seconds."""
+    return max(TIME_LIMIT_GRACE, TIME_LIMIT_GRACE_FRACTION * limit)
+
 
 # --- deciding (shared by the child process and choose_move) -----------------------------------------
-_agent_cache: dict[tuple[str, str, str], Any] = {}
+AGENT_CACHE_LIMIT = 32
+"""Most agents one search process keeps (one per game, variant, SPEC and seat); beyond it the cache starts over."""
+
+
+@dataclass
+class _SeatAgent:
+    """A cached agent of one seat and the true state (JSON) of its last completed decision."""
+
+    agent: Any
+    last_state_json: str | None = None
+
+
+_agent_cache: dict[tuple[str, str, str, int], _SeatAgent] = {}
 
 
 def _load(req: MoveRequest) -> tuple[Any, Any]:
@@ -111,25 +161,51 @@ def _fallback_move(req: MoveRequest) -> int:
         return -1
 
 
-def _decide(req: MoveRequest, cancel: threading.Event | None, on_progress: Any,
-            keep_agent: bool = True) -> tuple[int, int]:
-    """Run the request's agent; returns (move, iterations). ``keep_agent`` reuses the agent object
-    between requests of the same game/variant/SPEC (what lets ``reuse=true`` keep its tree)."""
+def _continues(game: Any, earlier_json: str, state: Any) -> bool:
+    """Whether ``state`` continues the hand of the earlier decision: the same deal with at least one move played
+    since (replaying the moves of ``state``'s history on the earlier state gives ``state``)."""
+    try:
+        earlier = game.state_from_json(earlier_json)
+        old, new = getattr(earlier, "history", None), getattr(state, "history", None)
+        if old is None or new is None or len(new) <= len(old) or list(new[:len(old)]) != list(old):
+            return False
+        for _seat, move in new[len(old):]:
+            earlier.do(move)
+        return earlier.to_json() == state.to_json()
+    except Exception:  # noqa: BLE001 - anything unexpected: not a continuation
+        return False
+
+
+def _seat_agent(req: MoveRequest, game: Any, state: Any) -> _SeatAgent:
+    """The cached agent of the request's game, variant, SPEC and seat, ``reset()`` unless the request continues
+    the hand of its last completed decision (a new hand or game, a repeated position after an undo, a cancelled
+    or failed decision): so it decides as an agent of its own at that seat, reset at every new hand, does."""
     import json
 
+    from engine import agents
+
+    key = (req.game, json.dumps(game.variant, sort_keys=True), req.spec, req.seat)
+    entry = _agent_cache.get(key)
+    if entry is None:
+        if len(_agent_cache) >= AGENT_CACHE_LIMIT:
+            _agent_cache.clear()
+        entry = _agent_cache[key] = _SeatAgent(agents.make(req.spec, game))
+    elif entry.last_state_json is None or not _continues(game, entry.last_state_json, state):
+        entry.agent.reset()
+    entry.last_state_json = None  # set again only when this decision completes
+    return entry
+
+
+def _decide(req: MoveRequest, cancel: threading.Event | None, on_progress: Any,
+            keep_agent: bool = True) -> tuple[int, int]:
+    """Run the request's agent; returns (move, iterations). ``keep_agent`` reuses the seat's agent between
+    requests (:func:`_seat_agent`: what lets ``reuse=true`` keep its tree); otherwise the agent is fresh."""
     from engine import agents
     from engine.agents.base import Budget, Progress
 
     game, state = _load(req)
-    key = (req.game, json.dumps(game.variant, sort_keys=True), req.spec)
-    agent = _agent_cache.get(key) if keep_agent else None
-    if agent is None and not keep_agent:
-        agent = agents.make(req.spec, game)
-    elif agent is None:
-        if len(_agent_cache) > 16:
-            _agent_cache.clear()
-        agent = agents.make(req.spec, game)
-        _agent_cache[key] = agent
+    entry = _seat_agent(req, game, state) if keep_agent else None
+    agent = entry.agent if entry is not None else agents.make(req.spec, game)
     last: list[Progress] = []
 
     def progress(p: Progress) -> None:
@@ -145,6 +221,8 @@ def _decide(req: MoveRequest, cancel: threading.Event | None, on_progress: Any,
         move = agent.choose_full(state, rng, budget)
     if move not in state.legal_moves():
         raise RuntimeError(f"agent {req.spec!r} returned an illegal move {move!r}")
+    if entry is not None and not (cancel is not None and cancel.is_set()):
+        entry.last_state_json = req.state_json  # a cut-short search's kept state must not carry on
     return move, (last[0].iterations if last else 0)
 
 
@@ -188,6 +266,15 @@ def _child_main(progress_interval: float) -> None:
         current["cancel"].set()
         inbox.put(["stop"])
 
+    def heartbeat() -> None:
+        while True:
+            try:
+                send(["alive"])
+            except (OSError, ValueError):
+                return  # the owner is gone
+            time.sleep(HEARTBEAT_INTERVAL)
+
+    threading.Thread(target=heartbeat, name="worker-heartbeat", daemon=True).start()
     threading.Thread(target=reader, name="worker-reader", daemon=True).start()
     try:  # warm up: the first request should not pay for imports
         import engine.agents  # noqa: F401
@@ -242,6 +329,9 @@ class _Child:
             [sys.executable, "-u", "-m", "engine.worker", "--child", str(progress_interval)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True, encoding="utf-8", bufsize=1)
         self.pid = self.proc.pid
+        self.heard_at = time.monotonic()  # when it last sent a line (the watchdog's clock; set by the pipe reader)
+        self.spoke = False  # whether it sent a line at all (until then it has START_TIMEOUT)
+        self.ready_at: float | None = None  # when it said it is ready to serve requests
         threading.Thread(target=self._read, args=(inbox,), name="worker-pipe", daemon=True).start()
 
     def _read(self, inbox: queue.Queue[tuple[Any, ...]]) -> None:
@@ -251,6 +341,8 @@ class _Child:
         assert stdout is not None
         try:
             for line in stdout:
+                self.heard_at = time.monotonic()
+                self.spoke = True
                 try:
                     inbox.put(("child", self.generation, json.loads(line)))
                 except ValueError:
@@ -275,6 +367,19 @@ class _Child:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
+    def kill(self) -> None:
+        """Kill the process at once (also a stopped one) and release its stdin."""
+        try:
+            self.proc.kill()
+            self.proc.wait(timeout=1.0)
+        except Exception:  # noqa: BLE001
+            pass
+        try:
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+        except (OSError, ValueError):
+            pass
+
     def stop(self) -> None:
         try:
             self.send(["stop"])
@@ -293,11 +398,22 @@ class _Child:
 
 
 # --- the caller side ---------------------------------------------------------------------------------
+@dataclass
+class _Running:
+    """The request the search process works on, as the owner thread sees it."""
+
+    request_id: int
+    req: MoveRequest
+    fallback: int  # a random legal move, for a failure
+    deadline: float | None = None  # time.monotonic() by which the move must arrive (positive time limits only)
+
+
 class MoveWorker:
     """Runs agent decisions in a background process; see the module docstring."""
 
-    def __init__(self, progress_interval: float = 0.1) -> None:
+    def __init__(self, progress_interval: float = 0.1, silence_timeout: float = SILENCE_TIMEOUT) -> None:
         self.progress_interval = progress_interval
+        self.silence_timeout = silence_timeout
         self._lock = threading.Lock()
         self._events: list[WorkerEvent] = []
         self._inbox: queue.Queue[tuple[Any, ...]] = queue.Queue()
@@ -380,7 +496,7 @@ class MoveWorker:
     def _run(self) -> None:
         child: _Child | None = None
         generation = 0
-        running: tuple[int, MoveRequest, int] | None = None  # (id, request, fallback) in the child
+        running: _Running | None = None  # the request the child works on
 
         def start() -> _Child | None:
             nonlocal generation
@@ -395,22 +511,42 @@ class MoveWorker:
 
         def died(reason: str) -> None:
             nonlocal child, running
-            if running is not None:
-                self._emit(WorkerFailed(running[0], reason, running[2]))
-            running = None
             if child is not None:
-                try:
-                    child.proc.kill()
-                    child.proc.wait(timeout=1.0)
-                except Exception:  # noqa: BLE001
-                    pass
+                child.kill()  # first: once the caller hears of the failure, the process is gone
             child = None
             self._pid = None
+            if running is not None:
+                self._emit(WorkerFailed(running.request_id, reason, running.fallback))
+            running = None
+
+        def arm(now: float) -> None:
+            """Start the time-limit clock of the running request once the child is ready to serve it."""
+            if running is not None and running.deadline is None and child is not None and child.ready_at is not None:
+                limit = running.req.time_limit
+                if limit is not None and limit > 0:
+                    running.deadline = now + limit + time_limit_grace(limit)
 
         child = start()
+        last_turn = time.monotonic()
         while True:
+            now = time.monotonic()
+            if now - last_turn > OWNER_STALL:  # this whole process was stopped (Ctrl-Z, suspend): not the child's fault
+                if child is not None:
+                    child.heard_at = now
+                if running is not None and running.deadline is not None:
+                    running.deadline += now - last_turn
+            last_turn = now
+            allowed = self.silence_timeout if child is None or child.spoke else max(self.silence_timeout, START_TIMEOUT)
+            if child is not None and now - child.heard_at > allowed:
+                died(f"the search process sent nothing for {allowed:g} s (stopped or hung): it was killed")
+            elif running is not None and running.deadline is not None and now > running.deadline:
+                limit = running.req.time_limit or 0.0
+                died(f"no move within the time limit of {limit:g} s (+{time_limit_grace(limit):g} s grace): "
+                     "the search process was killed")
+            wait = _OWNER_TICK if running is None or running.deadline is None else \
+                min(_OWNER_TICK, max(0.0, running.deadline - now))
             try:
-                item = self._inbox.get(timeout=0.25)
+                item = self._inbox.get(timeout=wait)
             except queue.Empty:
                 if child is not None and not child.alive():
                     died(f"the search process died (exit code {child.proc.returncode})")
@@ -422,7 +558,7 @@ class MoveWorker:
                 self._pid = None
                 return
             if kind == "cancel":
-                if running is not None and running[0] == item[1]:
+                if running is not None and running.request_id == item[1]:
                     running = None
                     try:
                         if child is not None:
@@ -436,7 +572,7 @@ class MoveWorker:
                     if child is not None:
                         died("the search process stopped")
                     child = start()
-                running = (rid, req, fallback)
+                running = _Running(rid, req, fallback)
                 if child is None:
                     died("could not start the search process")
                     continue
@@ -444,6 +580,7 @@ class MoveWorker:
                     child.send(["go", rid, asdict(req)])
                 except (OSError, ValueError) as e:
                     died(f"the search process stopped: {e}")
+                arm(time.monotonic())
             elif kind == "eof":
                 if child is not None and item[1] == child.generation:
                     code = child.proc.poll()
@@ -453,15 +590,19 @@ class MoveWorker:
                     continue
                 msg = item[2]
                 what = msg[0]
-                if what == "progress":
+                if what == "ready":
+                    child.ready_at = time.monotonic()
+                    arm(child.ready_at)
+                elif what == "progress":
                     self._emit(WorkerProgress(msg[1], msg[2], msg[3], msg[4], msg[5]))
                 elif what == "done":
-                    if running is not None and running[0] == msg[1]:
+                    if running is not None and running.request_id == msg[1]:
                         running = None
                     self._emit(WorkerDone(msg[1], msg[2], msg[3], msg[4]))
                 elif what == "failed":
-                    fb = running[2] if running is not None and running[0] == msg[1] else -1
-                    if running is not None and running[0] == msg[1]:
+                    mine = running is not None and running.request_id == msg[1]
+                    fb = running.fallback if mine and running is not None else -1
+                    if mine:
                         running = None
                     self._emit(WorkerFailed(msg[1], msg[2], fb))
 

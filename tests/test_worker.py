@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from engine import registry
+from engine import agents, registry
 from engine.worker import MoveRequest, MoveWorker, WorkerDone, WorkerFailed, WorkerProgress, choose_move
 
 
@@ -199,3 +199,46 @@ def test_killed_worker_takes_its_parallel_helpers_down(worker: MoveWorker) -> No
     while helpers & _descendants(os.getpid()) and time.monotonic() < end:
         time.sleep(0.02)
     assert not helpers & _descendants(os.getpid())
+
+
+def _worker_move(worker: MoveWorker, req: MoveRequest) -> int:
+    """The move the worker chooses for ``req`` (fails the test on anything but one WorkerDone)."""
+    rid = worker.request(req)
+    finished = [e for e in _wait(worker) if isinstance(e, (WorkerDone, WorkerFailed))]
+    assert [(type(e), e.request_id) for e in finished] == [(WorkerDone, rid)], finished
+    return finished[0].move
+
+
+def test_reusing_agents_keep_one_tree_per_seat_like_direct_agents(worker: MoveWorker) -> None:
+    spec = "ismcts:iterations=200,reuse=true"
+    game = registry.create("sueca")
+    direct = {seat: agents.make(spec, game) for seat in (0, 1)}  # what the arena does: one agent per seat
+    worker_moves: list[int] = []
+    direct_moves: list[int] = []
+    for hand in range(2):
+        state = game.new_hand(random.Random(100 + hand))
+        for agent in direct.values():
+            agent.reset()  # the arena resets its agents at every new hand
+        other_seats = random.Random(hand)
+        while not state.is_terminal():
+            seat = state.current_player
+            moves = state.legal_moves()
+            if seat not in direct:
+                state.do(moves[other_seats.randrange(len(moves))])
+                continue
+            seed = 1000 * hand + len(state.history)
+            req = MoveRequest("sueca", {}, spec, state.to_json(), seat, seed)
+            worker_moves.append(_worker_move(worker, req))
+            direct_moves.append(direct[seat].choose(state.observation(seat), random.Random(seed)))
+            state.do(direct_moves[-1])
+    assert worker_moves == direct_moves
+
+
+def test_a_repeated_position_is_decided_afresh(worker: MoveWorker) -> None:
+    """Asking again for a position already decided (undo, a new game with the same deal) must not search
+    on from the kept tree: the worker decides as a fresh agent does."""
+    spec = "ismcts:iterations=200,reuse=true"
+    for seed in range(5):
+        req, _legal = _request(spec, seed=seed)
+        fresh = choose_move(req)
+        assert [_worker_move(worker, req) for _ in range(3)] == [fresh] * 3
