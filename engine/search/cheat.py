@@ -8,8 +8,8 @@ from typing import Any
 from engine.agents.base import Agent, Budget
 from engine.game import Game, GameState, Option, VariantError
 from engine.observation import Observation
-from engine.search.common import Clock, exploration, search_options
-from engine.search.uct import uct_search
+from engine.search.common import Clock, exploration, search_options, to_rate
+from engine.search.uct import UNode, best_root_move, root_statistics, uct_search
 
 __all__ = ["CheatingUCTAgent"]
 
@@ -40,8 +40,14 @@ class CheatingUCTAgent(Agent):
         if len(moves) == 1:
             return moves[0]
         clock = Clock(int(self.config["iterations"]), float(self.config["seconds"]), budget)
-        visits, totals, n = uct_search(state, rng, clock, self.c, str(self.config["reward"]),
-                                       shared_full=self.config["shared"] == "full")
+        reward = str(self.config["reward"])
+
+        def report(iterations: int, root: UNode) -> None:
+            clock.maybe_report(iterations, lambda: best_root_move(*root_statistics(root), reward))
+
+        visits, totals, n = uct_search(state, rng, clock, self.c, reward, shared_full=self.config["shared"] == "full",
+                                       progress=report if clock.on_progress is not None else None)
         best = max(moves, key=lambda m: (visits.get(m, 0), totals.get(m, 0.0)))
-        clock.final_report(n, best, None)
+        rate = to_rate(reward, totals[best] / visits[best]) if visits.get(best) else None
+        clock.final_report(n, best, rate)
         return best

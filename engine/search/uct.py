@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 
 from engine.game import GameState
-from engine.search.common import Clock, reward_vector, simulate
+from engine.search.common import Clock, reward_vector, simulate, to_rate
 
-__all__ = ["UNode", "full_shared_wins", "uct_search"]
+__all__ = ["REPORT_EVERY", "UNode", "best_root_move", "full_shared_wins", "root_statistics", "uct_search"]
+
+REPORT_EVERY = 16
+"""Iterations between two calls of a search's ``progress`` callback (a power of two: a bit test per iteration)."""
 
 
 def full_shared_wins(rewards: list[float], kind: str) -> list[float]:
@@ -36,13 +40,34 @@ class UNode:
         self.total = 0.0
 
 
+def root_statistics(root: UNode) -> tuple[dict[int, int], dict[int, float]]:
+    """Visits and total reward per root move of a search tree."""
+    return {ch.move: ch.visits for ch in root.children}, {ch.move: ch.total for ch in root.children}
+
+
+def best_root_move(visits: dict[int, int], totals: dict[int, float],
+                   reward_kind: str) -> tuple[int | None, float | None]:
+    """The most visited root move (ties: the higher total reward) and its estimated win rate (0..1)."""
+    if not visits:
+        return None, None
+    best = max(visits, key=lambda m: (visits[m], totals[m]))
+    return best, to_rate(reward_kind, totals[best] / visits[best])
+
+
 def uct_search(state: GameState, rng: random.Random, clock: Clock, c: float, reward_kind: str,
                sim: str = "random", iteration_offset: int = 0, max_iterations: int | None = None,
-               shared_full: bool = False) -> tuple[dict[int, int], dict[int, float], int]:
+               shared_full: bool = False, progress: Callable[[int, UNode], None] | None = None,
+               progress_offset: int | None = None) -> tuple[dict[int, int], dict[int, float], int]:
     """UCT from ``state`` (every card known). Returns (visits per root move, total reward per root move,
-    iterations run). Stops on ``clock`` or after ``max_iterations``. ``shared_full``: a shared first
-    place earns the full PWL/WL win reward instead of half (see :func:`full_shared_wins`)."""
+    iterations run). Stops on ``clock`` (asked with ``iteration_offset`` + the iterations run) or after
+    ``max_iterations``. ``shared_full``: a shared first place earns the full PWL/WL win reward instead of
+    half (see :func:`full_shared_wins`). ``progress`` is called with the iteration count, counted from
+    ``progress_offset`` (default ``iteration_offset``: cumulative over several searches), and the root
+    each time that count reaches a multiple of :data:`REPORT_EVERY` (it should throttle by time itself,
+    e.g. with :meth:`Clock.maybe_report`)."""
     root = UNode(None, -1)
+    counted_from = iteration_offset if progress_offset is None else progress_offset
+    report_mask = REPORT_EVERY - 1
     log = math.log
     sqrt = math.sqrt
     rand = rng.random
@@ -95,4 +120,7 @@ def uct_search(state: GameState, rng: random.Random, clock: Clock, c: float, rew
             n.visits += 1
             n.total += rewards[n.seat]
         i += 1
-    return ({ch.move: ch.visits for ch in root.children}, {ch.move: ch.total for ch in root.children}, i)
+        if progress is not None and not (counted_from + i) & report_mask:
+            progress(counted_from + i, root)
+    visits, totals = root_statistics(root)
+    return visits, totals, i
