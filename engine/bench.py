@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--what", choices=("agent", "playouts", "bytecodes"), default="agent")
     p.add_argument("--game", action="append", help="game name (repeatable in playouts mode)")
-    p.add_argument("--variant", action="append", default=[], metavar="K=V")
+    p.add_argument("--variant", nargs="*", action="extend", default=[], metavar="K=V")
     p.add_argument("--agent", default="ismcts:iterations=10000", help="agent SPEC")
     p.add_argument("--positions", type=int, default=5)
     p.add_argument("--repeat", type=int, default=1,

@@ -357,3 +357,27 @@ def test_the_endgame_solver_gives_up_on_trees_deeper_than_its_limit() -> None:
     assert solve_information_set(obs, random.Random(1), 40) is None  # gives up: ISMCTS decides
     move = agents.make("ismcts:iterations=30,endgame=40", game).choose(obs, random.Random(1))
     assert move in state.legal_moves()
+
+
+def test_agent_bench_takes_several_variant_options_after_one_flag(tmp_path) -> None:
+    import json
+
+    from engine.bench import main
+
+    path = tmp_path / "bench.json"
+    argv = ["--game", "hearts", "--variant", "passing=none", "target=0", "--agent", "ismcts:iterations=20",
+            "--positions", "1", "--seed", "2", "--json", str(path)]
+    assert main(argv) == 0
+    assert "passing=none" in json.loads(path.read_text(encoding="utf-8"))["command"]
+
+
+@pytest.mark.parametrize(("spec", "needs"), [("ismcts:nast_n=3", "sim=nast"), ("ismcts:tau=0.5", "sim=nast"),
+                                             ("ismcts:resolve=greedy", "handler"),
+                                             ("ismcts:beam_limit=50", "beam_width")])
+def test_an_option_without_the_one_it_depends_on_is_an_error(spec: str, needs: str) -> None:
+    from engine.game import VariantError
+
+    game = registry.create("scopone")
+    with pytest.raises(VariantError, match=needs):
+        agents.make(spec, game)
+    agents.make(spec + ",sim=nast,handler=card,beam_width=4", game)  # with it: accepted

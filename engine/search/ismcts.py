@@ -430,6 +430,7 @@ class ISMCTSAgent(Agent):
             hooks.policy(game.name, conf.opponents)
         if conf.resolve:
             hooks.resolver(game.name, conf.resolve)
+        self._check_dependent_options(params)
         if conf.reuse and (conf.handler or conf.transpositions):
             raise VariantError("reuse cannot be combined with handler or transpositions")
         if conf.reuse and conf.workers > 1:
@@ -437,6 +438,23 @@ class ISMCTSAgent(Agent):
         if conf.beam_width and conf.transpositions:
             raise VariantError("beam search (beam_width) cannot be combined with transpositions")
         self._kept: tuple[int, list[Any], Node] | None = None
+
+    _NEEDS: dict[str, tuple[str, Callable[[_Config], bool]]] = {
+        "nast_n": ("sim=nast", lambda c: c.sim == "nast"),
+        "nast_policy": ("sim=nast", lambda c: c.sim == "nast"),
+        "nast_c": ("sim=nast", lambda c: c.sim == "nast"),
+        "tau": ("sim=nast", lambda c: c.sim == "nast"),
+        "epsilon": ("sim=nast", lambda c: c.sim == "nast"),
+        "resolve": ("a move handler (handler=...)", lambda c: bool(c.handler)),
+        "beam_limit": ("beam search (beam_width > 0)", lambda c: c.beam_width > 0),
+    }
+
+    def _check_dependent_options(self, given: dict[str, Any]) -> None:
+        """Options that only act together with another one are an error on their own (not silently unused)."""
+        for name in given:
+            need = self._NEEDS.get(name)
+            if need is not None and not need[1](self.conf):
+                raise VariantError(f"option {name!r} only applies with {need[0]}")
 
     def reset(self) -> None:
         self._kept = None
