@@ -347,16 +347,18 @@ class TrickState(GameState):
         (``None`` inside one: cards played to a trick cannot come in another order)."""
         if self.trick:
             return None
-        extra = tuple(tuple(v) if isinstance(v, list) else v
-                      for v in (getattr(self, name) for name in self._solver_slots))
-        return (tuple(self.hands), self.current, tuple(self.tricks_won), self.score_key(), extra)
+        key = [tuple(self.hands), self.current, tuple(self.tricks_won), self.score_key()]
+        for name in self._solver_slots:
+            value = getattr(self, name)
+            key.append(tuple(value) if value.__class__ is list else value)
+        return tuple(key)
 
     def score_key(self) -> Any:
         """What of the captured cards the rest of the hand's result depends on (default: every seat's cards;
         games whose hands are decided by card points alone use the points)."""
         if self.game.points_decide:
             points_of = self.game.points_of
-            return tuple(points_of(w) for w in self.won)
+            return tuple([points_of(w) for w in self.won])
         return tuple(self.won)
 
     def _copy_extra(self, other: TrickState) -> None:
