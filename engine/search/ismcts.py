@@ -439,12 +439,9 @@ class ISMCTSAgent(Agent):
             raise VariantError("beam search (beam_width) cannot be combined with transpositions")
         self._kept: tuple[int, list[Any], Node] | None = None
 
+    _NAST: tuple[str, Callable[[_Config], bool]] = ("sim=nast", lambda c: c.sim == "nast")
     _NEEDS: dict[str, tuple[str, Callable[[_Config], bool]]] = {
-        "nast_n": ("sim=nast", lambda c: c.sim == "nast"),
-        "nast_policy": ("sim=nast", lambda c: c.sim == "nast"),
-        "nast_c": ("sim=nast", lambda c: c.sim == "nast"),
-        "tau": ("sim=nast", lambda c: c.sim == "nast"),
-        "epsilon": ("sim=nast", lambda c: c.sim == "nast"),
+        **dict.fromkeys(("nast_n", "nast_policy", "nast_c", "tau", "epsilon"), _NAST),
         "resolve": ("a move handler (handler=...)", lambda c: bool(c.handler)),
         "beam_limit": ("beam search (beam_width > 0)", lambda c: c.beam_width > 0),
     }
