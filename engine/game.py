@@ -398,6 +398,28 @@ class GameState:
         uses it. ``None`` (the default) means no table."""
         return None
 
+    def decided_outcomes(self) -> list[float] | None:
+        """Each seat's hand outcome when it is already fixed, however the rest of the hand goes (the endgame
+        solver's outcome pass stops there); None when it is not, or the game does not say (the default)."""
+        return None
+
+    def solver_points(self, seat: int) -> tuple[int, int, int] | None:
+        """For games of two sides won on card points (more than the other side wins, equal is a draw; every
+        reward grows with the side's points): the points of ``seat``'s side so far, the other side's, and
+        those still to be won. The endgame solver then solves the points directly and cuts lines that
+        cannot leave its window. None (the default) otherwise."""
+        return None
+
+    def solver_moves(self) -> list[int]:
+        """The moves the endgame solver searches: the legal moves, less any a game knows to play exactly like
+        another one it keeps (see :meth:`solver_equivalents`). Default: every legal move."""
+        return self.legal_moves()
+
+    def solver_equivalents(self, moves: list[int]) -> dict[int, int]:
+        """``{move: stand-in}`` for the legal ``moves`` that :meth:`solver_moves` leaves out, each with the kept
+        move whose exact value it shares. Default: none."""
+        return {}
+
     def describe_move(self, move: int) -> str:
         """Longer description of a move for logs and the UI (default: its notation)."""
         return self.move_text(move)

@@ -72,7 +72,8 @@ def reference_choice(state: GameState, reward: str) -> set[int]:
 @pytest.mark.parametrize(("name", "variant"), GAMES)
 def test_the_solver_plays_a_best_move_of_plain_minimax(name: str, variant: dict) -> None:
     game = registry.create(name, variant)
-    rewards = ["pwl", "relative"] if name == "hearts" else ["pwl"]
+    more = {"hearts": "relative", "bisca": "score", "sueca": "relative"}
+    rewards = ["pwl", more[name]] if name in more else ["pwl"]
     checked = 0
     for seed in range(40):
         state = position(game, seed, 7)
@@ -174,3 +175,85 @@ def test_a_failed_solve_leaves_the_search_the_rest_of_the_time() -> None:
         endgame.solve_information_set = real
     assert move in state.legal_moves()
     assert calls and calls[0] is not None  # the solver was given a deadline inside the time budget
+
+
+@pytest.mark.parametrize(("name", "variant"), GAMES)
+def test_a_left_out_card_plays_exactly_like_its_stand_in(name: str, variant: dict) -> None:
+    """solver_moves drops a card only for a lower one of the same hand, suit and card points with no card
+    still in play between them, and the two have the same exact value for every reward."""
+    game = registry.create(name, variant)
+    pairs = 0
+    for seed in range(80):
+        state = position(game, seed, 6 if name == "briscola" else 9)  # Briscola: once its stock is gone
+        if state.is_terminal():
+            continue
+        moves = state.legal_moves()
+        same = state.solver_equivalents(moves)
+        assert sorted(state.solver_moves()) == sorted(m for m in moves if m not in same)
+        in_play = sum(state.hands) | sum(1 << c for c in state.trick)
+        for m, stand_in in same.items():
+            assert stand_in in moves and stand_in not in same
+            assert game.suit_of[m] == game.suit_of[stand_in] and game.card_points[m] == game.card_points[stand_in]
+            low, high = sorted((game.strength[stand_in], game.strength[m]))
+            assert game.strength[stand_in] < game.strength[m]
+            between = [c for c in range(game.deck.size) if in_play >> c & 1 and game.suit_of[c] == game.suit_of[m]
+                       and low < game.strength[c] < high]
+            assert all(c in moves for c in between)  # only cards of the same run of this hand
+            seat = state.current_player
+            for reward in ("pwl", "relative"):
+                a, b = state.clone(), state.clone()
+                a.do(m)
+                b.do(stand_in)
+                assert minimax(a, seat, reward) == minimax(b, seat, reward), (seed, m, stand_in, reward)
+            pairs += 1
+        if pairs >= 6:
+            break
+    assert pairs >= 2
+
+
+def test_no_cards_are_merged_while_bisca_has_a_stock() -> None:
+    game = registry.create("bisca")
+    state = game.new_hand(random.Random(3))
+    assert state.stock and state.solver_equivalents(state.legal_moves()) == {}
+    assert sorted(state.solver_moves()) == sorted(state.legal_moves())
+
+
+@pytest.mark.parametrize("name", ["sueca", "bisca", "briscola"])
+def test_a_decided_outcome_holds_however_the_hand_ends(name: str) -> None:
+    game = registry.create(name, {"target": 0} if name == "sueca" else {})
+    decided = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = game.new_hand(rng)
+        while not state.is_terminal():
+            outcomes = state.decided_outcomes()
+            mine, theirs, open_points = state.solver_points(0)
+            assert mine + theirs + open_points == sum(game.card_points)
+            if outcomes is not None:
+                assert max(mine, theirs) > sum(game.card_points) // 2
+                for _ in range(3):
+                    end = state.clone()
+                    while not end.is_terminal():
+                        end.do(rng.choice(end.legal_moves()))
+                    assert [end.result().outcome(s) for s in range(game.num_players)] == outcomes
+                decided += 1
+                break
+            state.do(rng.choice(state.legal_moves()))
+    assert decided >= 20
+    assert registry.create("hearts", {"target": 0}).new_hand(random.Random(1)).decided_outcomes() is None
+
+
+def test_bisca_is_solved_from_the_end_of_the_stock() -> None:
+    """With the stock gone (9 cards each), the single deal is solved well inside the default node limit."""
+    game = registry.create("bisca")
+    solved = 0
+    for seed in range(10):
+        rng = random.Random(seed)
+        state = game.new_hand(rng)
+        while state.stock or state.trick:
+            state.do(rng.choice(state.legal_moves()))
+        assert cards_left(state) == 18
+        obs = state.observation(state.current_player)
+        if solve_information_set(obs, random.Random(1), 200) is not None:
+            solved += 1
+    assert solved >= 9

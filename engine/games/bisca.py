@@ -187,6 +187,10 @@ class BiscaState(TrickState):
                 return follow
         return hand
 
+    def solver_equivalence_applies(self) -> bool:
+        """Only once the stock is gone: before, which card is drawn and the exchange still tell cards apart."""
+        return not self.stock
+
     def can_exchange(self) -> bool:
         """Whether the current player may swap the exchange card for the face-up trump now."""
         x = self.exchange_card

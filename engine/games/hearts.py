@@ -365,6 +365,12 @@ class HeartsState(TrickState):
         self.leader = self.current = leader
         self.hearts_broken = broken
 
+    def score_key(self) -> Any:
+        """Each seat's hearts-and-queen penalty and whether it holds the J of diamonds: all the result takes
+        from the captured cards (the solver's key)."""
+        return tuple([(w & HEART_MASK).bit_count() + (13 if w >> QUEEN_SPADES & 1 else 0)
+                      + (w >> JACK_DIAMONDS & 1) * 100 for w in self.won])
+
     def outcomes(self) -> list[float]:
         """Lean ``result().outcome(s)``: the lowest penalty wins (a moon shooter always wins alone)."""
         points = [(w & HEART_MASK).bit_count() + (13 if w >> QUEEN_SPADES & 1 else 0) for w in self.won]

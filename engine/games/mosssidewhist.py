@@ -144,6 +144,10 @@ class MossSideWhistState(TrickState):
             self.discards = discards
             self.discards_done = DISCARDS
 
+    def score_key(self) -> Any:
+        """Nothing: the result counts tricks only (the solver's key holds the tricks won)."""
+        return ()
+
     def outcomes(self) -> list[float]:
         """Lean ``result().outcome(s)``: the highest tricks-minus-target score wins (ties share)."""
         t = self.tricks_won

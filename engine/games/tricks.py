@@ -216,6 +216,9 @@ class TrickGame(Game):
         self.strength: list[int] = [order.index(d.ranks[c % n]) for c in range(d.size)]
         self.card_points: list[int] = [self.card_points_by_rank.get(d.ranks[c % n], 0) for c in range(d.size)]
         self.suit_masks: list[int] = [d.suit_mask(s) for s in range(len(d.suits))]
+        self.suit_by_strength: list[tuple[int, ...]] = [
+            tuple(sorted(range(s * n, (s + 1) * n), key=self.strength.__getitem__)) for s in range(len(d.suits))]
+        """Each suit's cards from the weakest to the strongest (for :meth:`TrickState.solver_moves`)."""
         n_players = self.num_players
         self.followers: list[tuple[int, ...]] = [tuple((lead + i) % n_players for i in range(1, n_players))
                                                  for lead in range(n_players)]  # the others after a leader
@@ -243,6 +246,11 @@ class TrickGame(Game):
         """Card points of a card set: one :attr:`rank_points` lookup per suit."""
         rp, r, m = self.rank_points, self.tables.ranks, self.tables.rank_mask
         return rp[cards & m] + rp[cards >> r & m] + rp[cards >> 2 * r & m] + rp[cards >> 3 * r]
+
+    @cached_property
+    def total_points(self) -> int:
+        """The card points of the whole deck."""
+        return sum(self.card_points)
 
     @cached_property
     def winning_points(self) -> int:
@@ -352,6 +360,117 @@ class TrickState(GameState):
             value = getattr(self, name)
             key.append(tuple(value) if value.__class__ is list else value)
         return tuple(key)
+
+    _solver_equivalence: ClassVar[bool] = True
+    """Whether two cards of one suit and one hand with the same card points and no card still in play between
+    them always play alike (the usual trick-taking rules: only suit, strength and points matter)."""
+
+    def solver_moves(self) -> list[int]:
+        """The legal moves less each card that an equivalent lower one of the same hand stands for (see
+        :meth:`solver_equivalents`)."""
+        moves = self.legal_moves()
+        if len(moves) < 2:
+            return moves
+        same = self.solver_equivalents(moves)
+        if same:
+            moves = [m for m in moves if m not in same]
+        trick = self.trick
+        if len(trick) == self.num_players - 1 and self.game.points_decide and len(moves) > 1:
+            moves = self._last_to_play_order(moves)
+        elif self.game.points_decide and len(moves) > 1:
+            pts, st, suit, trump = self.game.card_points, self.game.strength, self.game.suit_of, self.trump
+            moves = sorted(moves, key=lambda m: (-pts[m], suit[m] == trump, -st[m]))
+        return moves
+
+    def _last_to_play_order(self, moves: list[int]) -> list[int]:
+        """The last card of a trick, best for the mover's side first by what the trick alone brings (win: +its
+        points, lose: -its points; then the weaker card): the solver tries likely best moves first."""
+        g = self.game
+        trick = self.trick
+        key = g.winner_keys(self.trump)[g.suit_of[trick[0]]]
+        points = g.card_points
+        best_i = 0
+        best_v = key[trick[0]]
+        at_stake = points[trick[0]]
+        for i in range(1, len(trick)):
+            at_stake += points[trick[i]]
+            if key[trick[i]] > best_v:
+                best_i, best_v = i, key[trick[i]]
+        n = self.num_players
+        partner_wins = (self.leader + best_i) % n % 2 == self.current % 2
+        strength = g.strength
+
+        def gain(m: int) -> tuple[int, int]:
+            stake = at_stake + points[m]
+            ours = key[m] > best_v or partner_wins
+            return (-stake if ours else stake, strength[m])
+
+        return sorted(moves, key=gain)
+
+    def solver_equivalents(self, moves: list[int]) -> dict[int, int]:
+        """``{card: stand-in}`` for each legal card that plays exactly like a lower legal card of the same
+        hand: same suit and card points, and no card between them still in play (in a hand or on the table).
+        Whichever of the two is played, the rest of the hand can go the same way with the other one, so
+        the endgame solver searches the lowest card of each such run only. Empty when the game's rules
+        give cards other roles (flagged moves such as a pass or an exchange, or :attr:`_solver_equivalence`
+        off)."""
+        g = self.game
+        size = g.deck.size
+        legal = 0
+        for m in moves:
+            if m >= size or m < 0:
+                return {}
+            legal |= 1 << m
+        if not self._solver_equivalence or not self.solver_equivalence_applies():
+            return {}
+        in_play = 0
+        for h in self.hands:
+            in_play |= h
+        for c in self.trick:
+            in_play |= 1 << c
+        points = g.card_points
+        suit_masks = g.suit_masks
+        same: dict[int, int] = {}
+        for s, order in enumerate(g.suit_by_strength):
+            if not legal & suit_masks[s]:
+                continue
+            stand_in = -1  # the lowest card of the current run of this hand's legal cards
+            for c in order:
+                if not in_play >> c & 1:
+                    continue
+                if legal >> c & 1:
+                    if stand_in >= 0 and points[c] == points[stand_in]:
+                        same[c] = stand_in
+                    else:
+                        stand_in = c
+                else:
+                    stand_in = -1
+        return same
+
+    def solver_equivalence_applies(self) -> bool:
+        """Whether :meth:`solver_equivalents` may merge cards in this state (games with hidden stock order
+        or card-specific rules override)."""
+        return True
+
+    def decided_outcomes(self) -> list[float] | None:
+        """With :attr:`TrickGame.points_decide`: the outcomes once a side holds more than half of the card
+        points (the rest of the hand cannot change them); else None."""
+        if not self.game.points_decide:
+            return None
+        ours, theirs = self.side_points()
+        half = self.game.winning_points
+        if ours > half or theirs > half:
+            return side_outcomes(ours - theirs, self.num_players)
+        return None
+
+    def solver_points(self, seat: int) -> tuple[int, int, int] | None:
+        """With :attr:`TrickGame.points_decide`: the card points ``seat``'s side has taken, those the other
+        side has taken and those still to be won; else None."""
+        if not self.game.points_decide:
+            return None
+        sides = self.side_points()
+        mine, theirs = sides[seat % 2], sides[1 - seat % 2]
+        return mine, theirs, self.game.total_points - mine - theirs
 
     def score_key(self) -> Any:
         """What of the captured cards the rest of the hand's result depends on (default: every seat's cards;

@@ -6,9 +6,15 @@ Values are from the deciding seat's side and follow the search's reward: for ``p
 hand outcome (1 win, 0.5 draw, 0 loss) plus a small tie breaker for its (team's) points; for ``score`` and
 ``relative`` that reward itself. Every seat outside its team is assumed to play against it (paranoid).
 
+Where a game gives its side's card points (:meth:`GameState.solver_points`: Sueca, Bisca, Briscola), every
+reward only grows with them, so a single deal is solved on the points alone: one pass with null-window tests
+and cut-offs when the points still open cannot reach the window. A line of the outcome pass stops once
+:meth:`GameState.decided_outcomes` fixes the result.
+
 The search keeps a transposition table per deal: states that :meth:`GameState.solver_key` says are equal
 for the rest of the hand (trick games: the same cards left, the same trick and the same score, whatever
-order the earlier cards came in) are solved once. It tries the best move found for a state first. A solve
+order the earlier cards came in) are solved once. It tries the best move found for a state first and skips
+moves that play exactly like one it keeps (:meth:`GameState.solver_moves`). A solve
 gives up, and the caller's ISMCTS decides, past :data:`NODE_LIMIT` nodes, past :data:`DEPTH_LIMIT` plies,
 at the caller's deadline or when the caller's cancel is set.
 """
@@ -42,6 +48,8 @@ TIE_BREAK = 1e-3
 """Weight of the seat's points (the score reward, within +-1) behind the outcome, for outcome rewards."""
 
 _OUTCOME_REWARDS = ("pwl", "wl", "sd")
+
+inf = float("inf")
 
 
 class _TooBig(Exception):
@@ -116,6 +124,8 @@ class _Solver:
         self.team = _team(state, self.seat)
 
     def terminal_value(self, state: GameState) -> float:
+        if self.mode == "points":
+            return state.solver_points(self.seat)[0]  # type: ignore[index]
         res = state.result()
         if self.mode == "outcome":
             return res.outcome(self.seat)
@@ -141,6 +151,16 @@ class _Solver:
             raise _TooBig
         if state.is_terminal():
             return self.terminal_value(state)
+        if self.mode == "outcome":
+            decided = state.decided_outcomes()
+            if decided is not None:
+                return decided[self.seat]
+        elif self.mode == "points":
+            mine, _, open_points = state.solver_points(self.seat)  # type: ignore[misc]
+            if mine >= beta or not open_points:
+                return mine  # at least this much (exactly, once nothing is left to win)
+            if mine + open_points <= alpha:
+                return mine + open_points  # at most this much
         key = state.solver_key()
         best_move: int | None = None
         if key is not None:
@@ -159,16 +179,27 @@ class _Solver:
         else:
             alpha0, beta0 = alpha, beta
         a, b = alpha0, beta0
-        moves = state.legal_moves()
+        moves = state.solver_moves()
         if best_move is not None and best_move in moves and moves[0] != best_move:
             moves = [best_move] + [m for m in moves if m != best_move]
         maximizing = state.current_player in self.team
-        value = -float("inf") if maximizing else float("inf")
+        value = -inf if maximizing else inf
         chosen = moves[0]
-        for m in moves:
+        scout = self.mode == "points"  # integer values: after the first move, test with a null window
+        for i, m in enumerate(moves):
             child = state.clone()
             child.do(m)
-            v = self.value(child, a, b, depth + 1)
+            if scout and i and b - a > 1:
+                if maximizing:
+                    v = self.value(child, a, a + 1, depth + 1)
+                    if a < v < b:  # better than a: find how much
+                        v = self.value(child, a, b, depth + 1)
+                else:
+                    v = self.value(child, b - 1, b, depth + 1)
+                    if a < v < b:
+                        v = self.value(child, a, b, depth + 1)
+            else:
+                v = self.value(child, a, b, depth + 1)
             if maximizing:
                 if v > value:
                     value, chosen = v, m
@@ -182,7 +213,7 @@ class _Solver:
             if a >= b:
                 break
         if key is not None:
-            low, high = (entry[0], entry[1]) if entry is not None else (-float("inf"), float("inf"))
+            low, high = (entry[0], entry[1]) if entry is not None else (-inf, inf)
             if value <= alpha0:
                 high = min(high, value)
             elif value >= beta0:
@@ -234,6 +265,15 @@ def solve_information_set(obs: Observation, rng: random.Random, limit: int, *, r
         if obs.slots:
             state.fill_hidden(obs.slots, deal, rng)
         states.append(state)
+    if len(states) == 1 and states[0].solver_points(obs.seat) is not None:
+        # Every reward grows with the side's card points: one pass on the points decides, as minimax keeps
+        # the order of values under any non-decreasing map (the outcome, the score).
+        solver = _Solver(obs.seat, "points", node_limit, deadline, cancel)
+        try:
+            totals, _ = _solve_moves(solver, states, moves, None)
+        except _TooBig:
+            return None
+        return max(moves, key=totals.__getitem__)  # a later move was only shown no better, or better
     outcome_first = reward in _OUTCOME_REWARDS
     solver = _Solver(obs.seat, "outcome" if outcome_first else reward, node_limit, deadline, cancel)
     try:
@@ -244,37 +284,53 @@ def solve_information_set(obs: Observation, rng: random.Random, limit: int, *, r
     tied = [m for m in moves if totals[m] >= best - 1e-9]
     if not outcome_first or len(tied) == 1:
         return tied[0]
-    solver.mode = "tiebreak"
+    points_of = states[0].solver_points(obs.seat)
+    if points_of is not None:
+        # The side's exact points in each line, inside the range its known outcome allows.
+        half = sum(points_of) / 2
+        ranges = {0.0: (-inf, half), 0.5: (half - 1, half + 1), 1.0: (half, inf)}
+        windows = {dm: ranges[o] for dm, o in values.items()}
+        solver.mode = "points"
+    else:
+        windows = {dm: (o - 2 * TIE_BREAK, o + 2 * TIE_BREAK) for dm, o in values.items()}
+        solver.mode = "tiebreak"
     try:
-        points, _ = _solve_moves(solver, states, tied, values)
+        points, _ = _solve_moves(solver, states, tied, windows)
     except _TooBig:
         return tied[0]
     return max(tied, key=lambda m: points[m])
 
 
 def _solve_moves(solver: _Solver, states: list[GameState], moves: list[int],
-                 known: dict[tuple[int, int], float] | None) -> tuple[dict[int, float], dict[tuple[int, int], float]]:
+                 windows: dict[tuple[int, int], tuple[float, float]] | None,
+                 ) -> tuple[dict[int, float], dict[tuple[int, int], float]]:
     """Each move's value summed over the deals, and each (deal, move) value. With one deal, a move only has
-    to be shown no better than the best so far. ``known``: (deal, move) outcomes from an outcome pass, which
-    bound the tie-break values to a window of +-TIE_BREAK around them."""
-    inf = float("inf")
+    to be shown no better than the best so far. ``windows``: the (deal, move) value ranges an outcome pass
+    has fixed (exclusive bounds) for a second pass."""
     totals = dict.fromkeys(moves, 0.0)
     values: dict[tuple[int, int], float] = {}
     single = len(states) == 1
     for d, state in enumerate(states):
         solver.new_deal(state)
         best = -inf
+        same = state.solver_equivalents(moves)
         for m in moves:
+            stand_in = same.get(m)
+            if stand_in is not None and (d, stand_in) in values:
+                v = values[d, m] = values[d, stand_in]
+                totals[m] += v
+                continue
             child = state.clone()
             child.do(m)
-            if known is not None:
-                o = known[d, m]
-                low, high = o - 2 * TIE_BREAK, o + 2 * TIE_BREAK
+            low, high = windows[d, m] if windows is not None else (-inf, inf)
+            if single and best > low and solver.mode == "points":
+                v = solver.value(child, best, best + 1, 1)  # only a better move matters
+                if v > best:
+                    v = solver.value(child, best, high, 1)
             else:
-                low, high = -inf, inf
-            if single and best > low:
-                low = best - 1e-9
-            v = solver.value(child, low, high, 1)
+                if single and best > low:
+                    low = best - 1e-9
+                v = solver.value(child, low, high, 1)
             values[d, m] = v
             totals[m] += v
             best = max(best, v)

@@ -44,7 +44,7 @@ from engine.search.sampler import DealSampler
 
 __all__ = ["ISMCTSAgent", "Node", "SearchResult", "prune_depth", "run_ismcts"]
 
-ENDGAME_MAX_CARDS = 14
+ENDGAME_MAX_CARDS = 18
 """The endgame solver is tried only when at most this many cards are left to play (trick-taking games)."""
 
 ENDGAME_TIME_SHARE = 0.5
