@@ -257,3 +257,56 @@ def test_bisca_is_solved_from_the_end_of_the_stock() -> None:
         if solve_information_set(obs, random.Random(1), 200) is not None:
             solved += 1
     assert solved >= 9
+
+
+def outcome_best(state: GameState) -> set[int]:
+    """Every move with the best summed outcome (no points) over the deals consistent with the mover's view."""
+    seat = state.current_player
+    team = team_of(state, seat)
+
+    def value(s: GameState) -> float:
+        if s.is_terminal():
+            return s.result().outcome(seat)
+        vals = []
+        for m in s.legal_moves():
+            child = s.clone()
+            child.do(m)
+            vals.append(value(child))
+        return max(vals) if s.current_player in team else min(vals)
+
+    obs = state.observation(seat)
+    totals = dict.fromkeys(obs.legal_moves(), 0.0)
+    for deal in enumerate_deals(obs, 10_000) or []:
+        full = obs.state.clone()
+        full.fill_hidden(obs.slots, deal, random.Random(0))
+        for m in totals:
+            child = full.clone()
+            child.do(m)
+            totals[m] += value(child)
+    best = max(totals.values())
+    return {m for m, v in totals.items() if v >= best - 1e-9}
+
+
+@pytest.mark.parametrize(("name", "variant"), [("sueca", {"target": 0}), ("hearts", {"target": 0, "passing": "none"})])
+def test_any_node_limit_gives_up_or_plays_a_best_outcome(name: str, variant: dict) -> None:
+    """However short the node allowance, the solver either gives up or plays a move of the best outcome
+    (a tie break cut short keeps the deals it solved)."""
+    game = registry.create(name, variant)
+    checked = 0
+    for seed in range(30):
+        state = position(game, seed, 7)
+        if state.is_terminal() or len(state.legal_moves()) < 2:
+            continue
+        obs = state.observation(state.current_player)
+        deals = enumerate_deals(obs, 30)
+        if deals is None or len(deals) < 2:
+            continue
+        best = outcome_best(state)
+        answers = {solve_information_set(obs, random.Random(1), 30, node_limit=limit)
+                   for limit in (20, 60, 150, 400, 1_000, 3_000, 10**7)}
+        assert answers - {None} <= best, seed
+        assert len(answers - {None}) >= 1
+        checked += 1
+        if checked >= 3:
+            break
+    assert checked >= 2

@@ -254,7 +254,8 @@ def solve_information_set(obs: Observation, rng: random.Random, limit: int, *, r
 
     For outcome rewards the solve has two passes: the outcome alone (values 0, 0.5 and 1 prune far more),
     then the points, only among the moves with the best outcome and only inside a narrow window around each
-    line's known outcome; if that second pass runs out of nodes or time, the first best move is played."""
+    line's known outcome. That second pass has a node allowance of its own and takes the deals in a random
+    order; if it runs out of nodes or time, the deals it solved decide (with none, the first best move)."""
     deals = [[]] if not obs.slots else enumerate_deals(obs, limit)
     if not deals:
         return None
@@ -275,16 +276,20 @@ def solve_information_set(obs: Observation, rng: random.Random, limit: int, *, r
             return None
         return max(moves, key=totals.__getitem__)  # a later move was only shown no better, or better
     outcome_first = reward in _OUTCOME_REWARDS
+    points_of = states[0].solver_points(obs.seat)
     solver = _Solver(obs.seat, "outcome" if outcome_first else reward, node_limit, deadline, cancel)
     try:
-        totals, values = _solve_moves(solver, states, moves, None)
+        if outcome_first and points_of is not None:
+            solver.mode = "points"
+            totals, values = _outcomes_by_points(solver, states, moves, sum(points_of) / 2)
+        else:
+            totals, values = _solve_moves(solver, states, moves, None)
     except _TooBig:
         return None
     best = max(totals.values())
     tied = [m for m in moves if totals[m] >= best - 1e-9]
     if not outcome_first or len(tied) == 1:
         return tied[0]
-    points_of = states[0].solver_points(obs.seat)
     if points_of is not None:
         # The side's exact points in each line, inside the range its known outcome allows.
         half = sum(points_of) / 2
@@ -294,19 +299,53 @@ def solve_information_set(obs: Observation, rng: random.Random, limit: int, *, r
     else:
         windows = {dm: (o - 2 * TIE_BREAK, o + 2 * TIE_BREAK) for dm, o in values.items()}
         solver.mode = "tiebreak"
+    # The tie break gets a node allowance of its own; the deals come in a random order, and if it runs
+    # out, the deals solved so far decide.
+    solver.node_limit = solver.nodes + node_limit
+    order = list(range(len(states)))
+    rng.shuffle(order)
     try:
-        points, _ = _solve_moves(solver, states, tied, windows)
+        points, _ = _solve_moves(solver, [states[d] for d in order], tied,
+                                 {(i, m): windows[d, m] for i, d in enumerate(order) for m in tied}, partial=True)
     except _TooBig:
         return tied[0]
     return max(tied, key=lambda m: points[m])
 
 
+def _outcomes_by_points(solver: _Solver, states: list[GameState], moves: list[int], half: float,
+                        ) -> tuple[dict[int, float], dict[tuple[int, int], float]]:
+    """:func:`_solve_moves` for the outcome of a card-point game (1 above ``half`` of the points, 0.5 at it, 0
+    below), from null-window tests of the side's points: more than half, else at least half."""
+    totals = dict.fromkeys(moves, 0.0)
+    values: dict[tuple[int, int], float] = {}
+    for d, state in enumerate(states):
+        solver.new_deal(state)
+        same = state.solver_equivalents(moves)
+        for m in moves:
+            stand_in = same.get(m)
+            if stand_in is not None and (d, stand_in) in values:
+                o = values[d, stand_in]
+            else:
+                child = state.clone()
+                child.do(m)
+                if solver.value(child, half, half + 1, 1) > half:
+                    o = 1.0
+                elif solver.value(child, half - 1, half, 1) >= half:
+                    o = 0.5
+                else:
+                    o = 0.0
+            values[d, m] = o
+            totals[m] += o
+    return totals, values
+
+
 def _solve_moves(solver: _Solver, states: list[GameState], moves: list[int],
-                 windows: dict[tuple[int, int], tuple[float, float]] | None,
+                 windows: dict[tuple[int, int], tuple[float, float]] | None, *, partial: bool = False,
                  ) -> tuple[dict[int, float], dict[tuple[int, int], float]]:
     """Each move's value summed over the deals, and each (deal, move) value. With one deal, a move only has
     to be shown no better than the best so far. ``windows``: the (deal, move) value ranges an outcome pass
-    has fixed (exclusive bounds) for a second pass."""
+    has fixed (exclusive bounds) for a second pass. With ``partial``, running out of nodes or time after
+    one or more whole deals returns the sums over those deals instead of giving up."""
     totals = dict.fromkeys(moves, 0.0)
     values: dict[tuple[int, int], float] = {}
     single = len(states) == 1
@@ -314,24 +353,31 @@ def _solve_moves(solver: _Solver, states: list[GameState], moves: list[int],
         solver.new_deal(state)
         best = -inf
         same = state.solver_equivalents(moves)
-        for m in moves:
-            stand_in = same.get(m)
-            if stand_in is not None and (d, stand_in) in values:
-                v = values[d, m] = values[d, stand_in]
-                totals[m] += v
-                continue
-            child = state.clone()
-            child.do(m)
-            low, high = windows[d, m] if windows is not None else (-inf, inf)
-            if single and best > low and solver.mode == "points":
-                v = solver.value(child, best, best + 1, 1)  # only a better move matters
-                if v > best:
-                    v = solver.value(child, best, high, 1)
-            else:
-                if single and best > low:
-                    low = best - 1e-9
-                v = solver.value(child, low, high, 1)
+        row: dict[int, float] = {}
+        try:
+            for m in moves:
+                stand_in = same.get(m)
+                if stand_in is not None and stand_in in row:
+                    row[m] = row[stand_in]
+                    continue
+                child = state.clone()
+                child.do(m)
+                low, high = windows[d, m] if windows is not None else (-inf, inf)
+                if single and best > low and solver.mode == "points":
+                    v = solver.value(child, best, best + 1, 1)  # only a better move matters
+                    if v > best:
+                        v = solver.value(child, best, high, 1)
+                else:
+                    if single and best > low:
+                        low = best - 1e-9
+                    v = solver.value(child, low, high, 1)
+                row[m] = v
+                best = max(best, v)
+        except _TooBig:
+            if partial and d > 0:
+                return totals, values
+            raise
+        for m, v in row.items():
             values[d, m] = v
             totals[m] += v
-            best = max(best, v)
     return totals, values
