@@ -398,11 +398,6 @@ class GameState:
         uses it. ``None`` (the default) means no table."""
         return None
 
-    def decided_outcomes(self) -> list[float] | None:
-        """Each seat's hand outcome when it is already fixed, however the rest of the hand goes (the endgame
-        solver's outcome pass stops there); None when it is not, or the game does not say (the default)."""
-        return None
-
     def solver_points(self, seat: int) -> tuple[int, int, int] | None:
         """For games of two sides won on card points (more than the other side wins, equal is a draw; every
         reward grows with the side's points): the points of ``seat``'s side so far, the other side's, and

@@ -452,17 +452,6 @@ class TrickState(GameState):
         or card-specific rules override)."""
         return True
 
-    def decided_outcomes(self) -> list[float] | None:
-        """With :attr:`TrickGame.points_decide`: the outcomes once a side holds more than half of the card
-        points (the rest of the hand cannot change them); else None."""
-        if not self.game.points_decide:
-            return None
-        ours, theirs = self.side_points()
-        half = self.game.winning_points
-        if ours > half or theirs > half:
-            return side_outcomes(ours - theirs, self.num_players)
-        return None
-
     def solver_points(self, seat: int) -> tuple[int, int, int] | None:
         """With :attr:`TrickGame.points_decide`: the card points ``seat``'s side has taken, those the other
         side has taken and those still to be won; else None."""

@@ -8,8 +8,8 @@ hand outcome (1 win, 0.5 draw, 0 loss) plus a small tie breaker for its (team's)
 
 Where a game gives its side's card points (:meth:`GameState.solver_points`: Sueca, Bisca, Briscola), every
 reward only grows with them, so a single deal is solved on the points alone: one pass with null-window tests
-and cut-offs when the points still open cannot reach the window. A line of the outcome pass stops once
-:meth:`GameState.decided_outcomes` fixes the result.
+and cut-offs when the points still open cannot reach the window; over several deals the outcome comes from
+two null-window questions on the points (more than half? at least half?).
 
 The search keeps a transposition table per deal: states that :meth:`GameState.solver_key` says are equal
 for the rest of the hand (trick games: the same cards left, the same trick and the same score, whatever
@@ -151,11 +151,7 @@ class _Solver:
             raise _TooBig
         if state.is_terminal():
             return self.terminal_value(state)
-        if self.mode == "outcome":
-            decided = state.decided_outcomes()
-            if decided is not None:
-                return decided[self.seat]
-        elif self.mode == "points":
+        if self.mode == "points":
             mine, _, open_points = state.solver_points(self.seat)  # type: ignore[misc]
             if mine >= beta or not open_points:
                 return mine  # at least this much (exactly, once nothing is left to win)
