@@ -300,3 +300,21 @@ def test_any_node_limit_gives_up_or_plays_a_best_outcome(name: str, variant: dic
         if checked >= 3:
             break
     assert checked >= 2
+
+
+@pytest.mark.parametrize(("name", "variant"), [("bisca", {"trump_exchange": "2", "hand_size": 3}),
+                                               ("briscola", {"trump_exchange": "2"})])
+def test_the_solver_handles_the_trump_exchange(name: str, variant: dict) -> None:
+    """The last trick before the stock runs out, where in some deals the other player may still exchange."""
+    from engine.games.bisca import SWAP_FLAG
+
+    game = registry.create(name, variant)
+    rng = random.Random(0)
+    state = game.new_hand(rng)
+    while not (len(state.stock) == 2 and not state.trick and not state.hands[state.current] >> state.exchange_card & 1
+               and state.stock[0] != state.exchange_card):
+        state.do(rng.choice([m for m in state.legal_moves() if not m & SWAP_FLAG]))
+    obs = state.observation(state.current_player)
+    move = solve_information_set(obs, random.Random(1), 200, node_limit=10**7)
+    assert move in reference_choice(state, "pwl")
+    assert agents.make("ismcts:iterations=60,endgame=50", game).choose(obs, random.Random(2)) in state.legal_moves()

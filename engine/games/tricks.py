@@ -367,17 +367,19 @@ class TrickState(GameState):
 
     def solver_moves(self) -> list[int]:
         """The legal moves less each card that an equivalent lower one of the same hand stands for (see
-        :meth:`solver_equivalents`)."""
+        :meth:`solver_equivalents`); in card-point games, likely best first (the last card of a trick by what
+        the trick brings, other cards the most valuable first)."""
         moves = self.legal_moves()
         if len(moves) < 2:
             return moves
         same = self.solver_equivalents(moves)
         if same:
             moves = [m for m in moves if m not in same]
-        trick = self.trick
-        if len(trick) == self.num_players - 1 and self.game.points_decide and len(moves) > 1:
+        if not self.game.points_decide or len(moves) < 2 or max(moves) >= self.game.deck.size:
+            return moves  # no order for flagged moves (Bisca's exchange) or where points do not decide
+        if len(self.trick) == self.num_players - 1:
             moves = self._last_to_play_order(moves)
-        elif self.game.points_decide and len(moves) > 1:
+        else:
             pts, st, suit, trump = self.game.card_points, self.game.strength, self.game.suit_of, self.trump
             moves = sorted(moves, key=lambda m: (-pts[m], suit[m] == trump, -st[m]))
         return moves
