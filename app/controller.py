@@ -20,8 +20,6 @@ from engine.games.tricks import PASS_FLAG, TrickState
 from engine.rng import derive_seed
 from saves.session import GameSession, Seat
 
-HINT_LEVEL = "strong"
-
 
 @dataclass
 class Pending:
@@ -84,7 +82,7 @@ class Controller:
     """Incremented whenever the game state changes (moves, undo, new hand): lets the table cache its scene."""
     movers: list[int] = field(default_factory=list)
     """Seat of each move of the current hand (for undo)."""
-    """Agent SPEC of the hint (None = the game's "strong" preset)."""
+    """Agent SPEC of the hint (None = the game's strong search with expert's endgame solver)."""
 
     def __post_init__(self) -> None:
         if self.worker is None:
@@ -207,7 +205,7 @@ class Controller:
 
     def _request(self, seat: int, hint: bool) -> None:
         if hint:
-            spec = self.hint_spec or workers.preset_spec(self.match.game.name, HINT_LEVEL)
+            spec = self.hint_spec or workers.hint_spec(self.match.game.name)
         else:
             spec = self.seats[seat].spec
         if not spec:

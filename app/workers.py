@@ -175,6 +175,16 @@ def preset_spec(game: str, level: str) -> str:
         return "random"
 
 
+def hint_spec(game: str) -> str:
+    """The agent SPEC of the hints for ``game`` (strong's search and expert's endgame solver)."""
+    try:
+        from engine.presets import hint_spec as engine_hint_spec
+
+        return engine_hint_spec(game)
+    except Exception:  # noqa: BLE001 - a game without presets
+        return preset_spec(game, "strong")
+
+
 def describe_level(level: str) -> str:
     """A one-line description of a preset."""
     try:

@@ -94,6 +94,14 @@ def preset_spec(game: str, level: str) -> str:
     return _PER_GAME.get(game, {}).get(level, _DEFAULT[level])
 
 
+def hint_spec(game: str) -> str:
+    """The SPEC of the app's hints for ``game``: strong's search (quick), plus expert's exact endgame solver
+    where expert has one, so that hints in the last tricks are exact."""
+    spec = preset_spec(game, "strong")
+    endgame = [part for part in preset_spec(game, "expert").split(",") if part.startswith("endgame=")]
+    return ",".join([spec, *endgame])
+
+
 def describe_level(level: str) -> str:
     """A one-line description of a level for menus."""
     if level not in LEVELS:

@@ -59,3 +59,34 @@ def test_unknown_names_list_the_valid_ones() -> None:
         presets.preset_spec("chess", "casual")
     with pytest.raises(VariantError, match="beginner"):
         presets.describe_level("nope")
+
+
+@pytest.mark.parametrize("game", presets.games())
+def test_hints_search_like_strong_and_solve_endings_like_expert(game: str) -> None:
+    hint = presets.hint_spec(game)
+    strong = _config(game, "strong")
+    assert agents.make(hint, registry.create(game)).config["iterations"] == strong["iterations"]
+    assert ("endgame=" in hint) == ("endgame=" in presets.preset_spec(game, "expert"))
+
+
+def test_a_bisca_hint_after_the_stock_is_a_best_move() -> None:
+    """After the stock, Bisca is a game of perfect information: the hint is exactly best on card points."""
+    from engine.search import endgame
+
+    game = registry.create("bisca")
+    hint = agents.make(presets.hint_spec("bisca"), game)
+    for seed in range(8):
+        rng = random.Random(seed)
+        state = game.new_hand(rng)
+        while state.stock or state.trick:
+            state.do(rng.choice(state.legal_moves()))
+        seat = state.current_player
+        solver = endgame._Solver(seat, "points", 10**8, None, None)
+        solver.new_deal(state)
+        values = {}
+        for m in state.legal_moves():
+            child = state.clone()
+            child.do(m)
+            values[m] = solver.value(child, -float("inf"), float("inf"), 1)
+        move = hint.choose(state.observation(seat), random.Random(seed))
+        assert values[move] == max(values.values()), (seed, values, move)
