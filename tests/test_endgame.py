@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Iterator
 
 import pytest
 
 from engine import agents, registry
 from engine.game import Game, GameState
+from engine.observation import Observation
 from engine.search.common import reward_vector
 from engine.search.endgame import TIE_BREAK, enumerate_deals, solve_information_set
 from engine.search.ismcts import ENDGAME_MAX_CARDS
@@ -31,14 +33,30 @@ def position(game: Game, seed: int, left: int) -> GameState:
     return state
 
 
+def late_positions(game: Game, seeds: int) -> Iterator[tuple[GameState, Observation, list[list[int]]]]:
+    """Positions with 7 cards left and a choice, whose mover's view has at most 30 consistent deals: the
+    state, the mover's observation and the deals."""
+    for seed in range(seeds):
+        state = position(game, seed, 7)
+        if state.is_terminal() or len(state.legal_moves()) < 2:
+            continue
+        obs = state.observation(state.current_player)
+        deals = enumerate_deals(obs, 30)
+        if deals is not None:
+            yield state, obs, deals
+
+
 def team_of(state: GameState, seat: int) -> tuple[int, ...]:
     return next((t for t in state.game.teams() if seat in t), (seat,))
 
 
 def minimax(state: GameState, seat: int, reward: str) -> float:
-    """Plain paranoid minimax with the solver's values (no pruning, no table)."""
+    """Plain paranoid minimax with the solver's values (no pruning, no table); reward "outcome": the outcome
+    alone, without the points tie breaker."""
     if state.is_terminal():
         res = state.result()
+        if reward == "outcome":
+            return res.outcome(seat)
         if reward in ("pwl", "wl", "sd"):
             return res.outcome(seat) + TIE_BREAK * reward_vector("score", state, res)[seat]
         return reward_vector(reward, state, res)[seat]
@@ -75,17 +93,10 @@ def test_the_solver_plays_a_best_move_of_plain_minimax(name: str, variant: dict)
     more = {"hearts": "relative", "bisca": "score", "sueca": "relative"}
     rewards = ["pwl", more[name]] if name in more else ["pwl"]
     checked = 0
-    for seed in range(40):
-        state = position(game, seed, 7)
-        if state.is_terminal() or len(state.legal_moves()) < 2:
-            continue
-        obs = state.observation(state.current_player)
-        deals = enumerate_deals(obs, 30)
-        if deals is None:
-            continue
+    for state, obs, _ in late_positions(game, 40):
         for reward in rewards:
             move = solve_information_set(obs, random.Random(1), 30, reward=reward, node_limit=10**7)
-            assert move in reference_choice(state, reward), (seed, reward)
+            assert move in reference_choice(state, reward), (state.to_json(), reward)
             checked += 1
         if checked >= 6:
             break
@@ -249,52 +260,19 @@ def test_bisca_is_solved_from_the_end_of_the_stock() -> None:
     assert solved >= 9
 
 
-def outcome_best(state: GameState) -> set[int]:
-    """Every move with the best summed outcome (no points) over the deals consistent with the mover's view."""
-    seat = state.current_player
-    team = team_of(state, seat)
-
-    def value(s: GameState) -> float:
-        if s.is_terminal():
-            return s.result().outcome(seat)
-        vals = []
-        for m in s.legal_moves():
-            child = s.clone()
-            child.do(m)
-            vals.append(value(child))
-        return max(vals) if s.current_player in team else min(vals)
-
-    obs = state.observation(seat)
-    totals = dict.fromkeys(obs.legal_moves(), 0.0)
-    for deal in enumerate_deals(obs, 10_000) or []:
-        full = obs.state.clone()
-        full.fill_hidden(obs.slots, deal, random.Random(0))
-        for m in totals:
-            child = full.clone()
-            child.do(m)
-            totals[m] += value(child)
-    best = max(totals.values())
-    return {m for m, v in totals.items() if v >= best - 1e-9}
-
-
 @pytest.mark.parametrize(("name", "variant"), [("sueca", {"target": 0}), ("hearts", {"target": 0, "passing": "none"})])
 def test_any_node_limit_gives_up_or_plays_a_best_outcome(name: str, variant: dict) -> None:
     """However short the node allowance, the solver either gives up or plays a move of the best outcome
     (a tie break cut short keeps the deals it solved)."""
     game = registry.create(name, variant)
     checked = 0
-    for seed in range(30):
-        state = position(game, seed, 7)
-        if state.is_terminal() or len(state.legal_moves()) < 2:
+    for state, obs, deals in late_positions(game, 30):
+        if len(deals) < 2:
             continue
-        obs = state.observation(state.current_player)
-        deals = enumerate_deals(obs, 30)
-        if deals is None or len(deals) < 2:
-            continue
-        best = outcome_best(state)
+        best = reference_choice(state, "outcome")
         answers = {solve_information_set(obs, random.Random(1), 30, node_limit=limit)
                    for limit in (20, 60, 150, 400, 1_000, 3_000, 10**7)}
-        assert answers - {None} <= best, seed
+        assert answers - {None} <= best, state.to_json()
         assert len(answers - {None}) >= 1
         checked += 1
         if checked >= 3:
