@@ -361,10 +361,6 @@ class TrickState(GameState):
             key.append(tuple(value) if value.__class__ is list else value)
         return tuple(key)
 
-    _solver_equivalence: ClassVar[bool] = True
-    """Whether two cards of one suit and one hand with the same card points and no card still in play between
-    them always play alike (the usual trick-taking rules: only suit, strength and points matter)."""
-
     def solver_moves(self) -> list[int]:
         """The legal moves less each card that an equivalent lower one of the same hand stands for (see
         :meth:`solver_equivalents`); in card-point games, likely best first (the last card of a trick by what
@@ -414,8 +410,8 @@ class TrickState(GameState):
         hand: same suit and card points, and no card between them still in play (in a hand or on the table).
         Whichever of the two is played, the rest of the hand can go the same way with the other one, so
         the endgame solver searches the lowest card of each such run only. Empty when the game's rules
-        give cards other roles (flagged moves such as a pass or an exchange, or :attr:`_solver_equivalence`
-        off)."""
+        give cards other roles (flagged moves such as a pass or an exchange, or
+        :meth:`solver_equivalence_applies` false)."""
         g = self.game
         size = g.deck.size
         legal = 0
@@ -423,7 +419,7 @@ class TrickState(GameState):
             if m >= size or m < 0:
                 return {}
             legal |= 1 << m
-        if not self._solver_equivalence or not self.solver_equivalence_applies():
+        if not self.solver_equivalence_applies():
             return {}
         in_play = 0
         for h in self.hands:
