@@ -105,6 +105,7 @@ class _Config:
         self.nast_c = float(cfg["nast_c"])
         self.endgame = int(cfg["endgame"])
         self.transpositions = bool(cfg["transpositions"])
+        self.shared_stats = str(cfg["tt_stats"]) == "node"
         self.dets = int(cfg["dets"])
         self.bias = str(cfg["bias"])
         self.handler = str(cfg["handler"])
@@ -138,6 +139,7 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
     if conf.transpositions and keyfn is None:
         keyfn = _generic_infoset_key
     table: dict[Hashable, Node] = {}
+    shared_stats = conf.shared_stats
     observer = obs.seat
     nast = (NAST(conf.nast_n, conf.nast_policy, conf.tau, conf.epsilon, conf.nast_c, REWARD_RANGE[reward_kind])
             if conf.sim == "nast" else None)
@@ -272,6 +274,10 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
                     tkey = keyfn(d, observer)
                     existing = table.get(tkey)
                     if existing is not None:
+                        if not shared_stats:  # a new edge with its own statistics into the known node
+                            edge = Node(k, seat, node)
+                            edge.children = existing.children
+                            existing = edge
                         children[k] = existing
                         path.append(existing)
                         node = existing
@@ -390,6 +396,9 @@ class ISMCTSAgent(Agent):
                "deal) when at most this many deals are possible; 0 = off", type=int, min=0, max=100_000),
         Option("transpositions", False, "ISMCTS-T: share nodes between equal (abstracted) information sets",
                type=bool),
+        Option("tt_stats", "edge", "ISMCTS-T statistics: 'edge' = each parent keeps its own visits, availability "
+               "and reward for a move into a shared node (seeds/001 4.3); 'node' = every parent reads and updates "
+               "the shared node's", choices=("edge", "node")),
         Option("dets", 0, "use a fixed set of this many determinizations (0 = a new one every iteration)",
                type=int, min=0, max=100_000),
         Option("bias", "", "biased determinization: name of a belief function registered for the game "
@@ -444,6 +453,7 @@ class ISMCTSAgent(Agent):
         **dict.fromkeys(("nast_n", "nast_policy", "nast_c", "tau", "epsilon"), _NAST),
         "resolve": ("a move handler (handler=...)", lambda c: bool(c.handler)),
         "beam_limit": ("beam search (beam_width > 0)", lambda c: c.beam_width > 0),
+        "tt_stats": ("transpositions=true", lambda c: c.transpositions),
     }
 
     def _check_dependent_options(self, given: dict[str, Any]) -> None:
