@@ -287,3 +287,67 @@ def test_transpositions_search_deeper_with_the_same_iterations() -> None:
     assert with_t["mean"] > plain["mean"]
     with pytest.raises(VariantError):
         depth_table(game, ["random"], positions, seed=3)
+
+
+def _edges_by_children(root: object) -> tuple[dict[int, list], int]:
+    """Every edge of a search graph grouped by the node (children dict) it leads into, and how many
+    dicts hold each edge object at most (1 = no edge is shared by two parents)."""
+    into: dict[int, list] = {}
+    holders: dict[int, int] = {}
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node.children) in seen:
+            continue
+        seen.add(id(node.children))
+        for edge in node.children.values():
+            holders[id(edge)] = holders.get(id(edge), 0) + 1
+            into.setdefault(id(edge.children), []).append(edge)
+            stack.append(edge)
+    return into, max(holders.values())
+
+
+@pytest.mark.parametrize("stats", ["edge", "node"])
+def test_transposition_statistics_live_on_edges_or_on_shared_nodes(stats: str) -> None:
+    """seeds/001 4.3: with tt_stats=edge every parent keeps its own counts for the move into a shared
+    information set; with tt_stats=node the parents share one child object and its counts. Either way no
+    information set is left more often than it was entered."""
+    from engine.search.ismcts import run_ismcts
+
+    game = registry.create("hearts", {"passing": "none", "target": 0})
+    state = game.new_hand(random.Random(8))
+    rng = random.Random(8)
+    for _ in range(9):
+        state.do(rng.choice(state.legal_moves()))
+    agent = agents.make(f"ismcts:iterations=1500,reward=relative,transpositions=true,dets=200,tt_stats={stats}",
+                        game)
+    result, root = run_ismcts(state.observation(state.current_player), random.Random(2), agent.conf, None)
+    into, most_holders = _edges_by_children(root)
+    merged = [edges for edges in into.values() if len({id(e) for e in edges}) > 1 or len(edges) > 1]
+    assert merged, "this position has transpositions"
+    root_visits = sum({id(ch): ch.visits for ch in root.children.values()}.values())
+    assert root_visits == 1500  # every iteration goes through one root edge
+    if stats == "edge":
+        assert sum(result.visits.values()) == 1500
+        assert most_holders == 1
+        assert any(len({id(e) for e in edges}) > 1 for edges in merged)
+    else:
+        assert most_holders > 1
+        assert all(len({id(e) for e in edges}) == 1 for edges in into.values())
+    overdrawn = 0  # information sets whose moves out carry more visits than came in through its edges
+    for edges in into.values():
+        unique = {id(e): e for e in edges}.values()
+        entered = sum(e.visits for e in unique)
+        below = next(iter(unique)).children.values()
+        overdrawn += sum({id(ch): ch.visits for ch in below}.values()) > entered
+    # Per-edge counts only hold this search's passes through that parent; shared nodes also count the
+    # passes that arrived from elsewhere, so a parent may read more visits below it than it ever sent.
+    assert (overdrawn == 0) == (stats == "edge")
+
+
+def test_transposition_statistics_need_transpositions() -> None:
+    with pytest.raises(VariantError, match="transpositions"):
+        agents.make("ismcts:tt_stats=node", registry.create("hearts"))
+    with pytest.raises(VariantError, match="edge"):
+        agents.make("ismcts:transpositions=true,tt_stats=parent", registry.create("hearts"))

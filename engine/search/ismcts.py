@@ -10,7 +10,9 @@ the moves that seat made. The decision is the root child with the most visits.
 Options (all SPEC parameters, see :attr:`ISMCTSAgent.params`): rewards (pwl/wl/sd/score/relative), simulation
 policies (random, NAST n-grams with Gibbs/epsilon-greedy/roulette/UCB1, game heuristics and inlined rollouts
 from :mod:`engine.search.hooks`), heuristic move pruning and beam search (seeds/004 4.4), an exact endgame solver,
-transpositions with a fixed set of determinizations (ISMCTS-T, seeds/001 4.3), biased determinization, move
+transpositions with a fixed set of determinizations (ISMCTS-T, seeds/001 4.3: information sets that abstract
+to the same key share one node, i.e. one children dict, while each parent's edge into it keeps its own
+counts), biased determinization, move
 handlers, tree reuse and root parallelization.
 """
 
