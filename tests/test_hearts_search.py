@@ -351,3 +351,25 @@ def test_transposition_statistics_need_transpositions() -> None:
         agents.make("ismcts:tt_stats=node", registry.create("hearts"))
     with pytest.raises(VariantError, match="edge"):
         agents.make("ismcts:transpositions=true,tt_stats=parent", registry.create("hearts"))
+
+
+def test_abstraction_tells_a_low_lead_from_a_high_one() -> None:
+    """seeds/001 4.1.1 keeps which card is winning the trick: seat 0, void in diamonds, sees the same
+    unplayed cards either way, but a led 3 of diamonds is beaten by almost every diamond still out and the
+    ace by none, so the two must not share a node."""
+    from engine.search.hearts_abstraction import hearts_key, hearts_key_reference
+
+    deal = ["2C 4C 5C 6C 2S 3S 4S 5S 6S 7S 8S 2H 3H",
+            "3C 7C 8C 9C 2D 4D 5D 6D 7D 9S TS 4H 5H",
+            "TC JC QC KC 8D 9D TD JD QD JS QS 6H 7H",
+            "AC 3D AD KD KS AS 8H 9H TH JH QH KH AH"]
+    keys = []
+    for lead in ("3D", "AD"):
+        state = HeartsState(Hearts({"passing": "none", "target": 0}), [D.parse_set(h) for h in deal], 3, 0)
+        for token in ("2C", "3C", "TC", "AC", lead):
+            state.apply(state.parse_move(token))
+        assert state.current_player == 0
+        keys.append(hearts_key(state, 0))
+        assert keys[-1] == hearts_key_reference(state, 0)
+    assert keys[0][1:] == keys[1][1:]  # everything but the trick agrees
+    assert keys[0] != keys[1]

@@ -2,7 +2,8 @@
 transposition key of :mod:`engine.search.hooks`.
 
 Two information sets share a node when they agree on: the current trick (its leader, how many cards,
-which card is winning it by relative order, and its penalty points), which seats have taken points
+which of them is winning it and that card's order among the cards still in play - how many of its suit it
+beats -, whether it is the queen of spades, and the trick's penalty points), which seats have taken points
 (six cases: nobody, exactly one of the four seats, or several), whether hearts are broken, and the card
 abstraction - for every card not yet played, its suit, its relative order among the unplayed cards of its
 suit, who may hold it from the observer's point of view, and whether it is the queen of spades.
@@ -92,15 +93,17 @@ def hearts_key(state: GameState, observer: int) -> Hashable:
         first = trick[0]
         led = suit_of[first]
         best = first
-        count = 1  # cards of the led suit: the winner's rank among them is count - 1 (strengths differ)
+        winner = 0  # the winning card's position in the trick (the seat: leader + winner)
         points = card_points[first]
-        for c in trick[1:]:
+        for i in range(1, len(trick)):
+            c = trick[i]
             points += card_points[c]
-            if suit_of[c] == led:
-                count += 1
-                if strength[c] > strength[best]:
-                    best = c
-        trick_key: tuple = (state.leader, len(trick), led, count - 1, best == _QUEEN, points)
+            if suit_of[c] == led and strength[c] > strength[best]:
+                best = c
+                winner = i
+        # The winning card by its order among the cards still in play: how many of them it beats.
+        beats = (remaining & suit_masks[led] & _lower_masks(g)[best]).bit_count()
+        trick_key: tuple = (state.leader, len(trick), led, winner, beats, best == _QUEEN, points)
     else:
         trick_key = (state.leader, 0)
     taken = -1
@@ -111,6 +114,19 @@ def hearts_key(state: GameState, observer: int) -> Hashable:
 
 
 _TABLES: dict[int, tuple[Any, tuple]] = {}
+_LOWER: dict[int, tuple[Any, tuple[int, ...]]] = {}
+
+
+def _lower_masks(g: Any) -> tuple[int, ...]:
+    """Per card: the cards of its suit that it beats (cached per game, checked by identity)."""
+    entry = _LOWER.get(id(g))
+    if entry is None or entry[0] is not g:
+        n = g.deck.size
+        masks = tuple(sum(1 << o for o in range(n) if g.suit_of[o] == g.suit_of[c] and g.strength[o] < g.strength[c])
+                      for c in range(n))
+        entry = (g, masks)
+        _LOWER[id(g)] = entry
+    return entry[1]
 
 
 def _tables(g: Any) -> tuple:
@@ -226,10 +242,10 @@ def hearts_key_reference(state: GameState, observer: int) -> Hashable:
     points = g.card_points
     if trick:
         led = suit_of[trick[0]]
-        follow = [c for c in trick if suit_of[c] == led]
-        best = max(follow, key=lambda c: strength[c])
-        rank_in_trick = sum(1 for c in follow if strength[c] < strength[best])
-        trick_key = (view.leader, len(trick), led, rank_in_trick, best == queen, sum(points[c] for c in trick))
+        winner = max((i for i, c in enumerate(trick) if suit_of[c] == led), key=lambda i: strength[trick[i]])
+        best = trick[winner]
+        beats = sum(1 for c in holders if suit_of[c] == led and strength[c] < strength[best])
+        trick_key = (view.leader, len(trick), led, winner, beats, best == queen, sum(points[c] for c in trick))
     else:
         trick_key = (view.leader, 0)
     takers = [s for s in range(4) if any(points[c] for c in range(g.deck.size) if view.won[s] >> c & 1)]
