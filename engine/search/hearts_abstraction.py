@@ -36,7 +36,7 @@ def hearts_key(state: GameState, observer: int) -> Hashable:
     if state.passing:
         return _passing_key(state, observer)
     g = state.game
-    void_masks, point_mask, suit_of, strength, card_points, suit_masks = _tables(g)
+    void_masks, point_mask, suit_of, strength, card_points, suit_masks, lower = _tables(g)
     hands = state.hands
     mine = hands[observer]
     known = [0, 0, 0, 0]
@@ -102,7 +102,7 @@ def hearts_key(state: GameState, observer: int) -> Hashable:
                 best = c
                 winner = i
         # The winning card by its order among the cards still in play: how many of them it beats.
-        beats = (remaining & suit_masks[led] & _lower_masks(g)[best]).bit_count()
+        beats = (remaining & lower[best]).bit_count()
         trick_key: tuple = (state.leader, len(trick), led, winner, beats, best == _QUEEN, points)
     else:
         trick_key = (state.leader, 0)
@@ -114,29 +114,19 @@ def hearts_key(state: GameState, observer: int) -> Hashable:
 
 
 _TABLES: dict[int, tuple[Any, tuple]] = {}
-_LOWER: dict[int, tuple[Any, tuple[int, ...]]] = {}
-
-
-def _lower_masks(g: Any) -> tuple[int, ...]:
-    """Per card: the cards of its suit that it beats (cached per game, checked by identity)."""
-    entry = _LOWER.get(id(g))
-    if entry is None or entry[0] is not g:
-        n = g.deck.size
-        masks = tuple(sum(1 << o for o in range(n) if g.suit_of[o] == g.suit_of[c] and g.strength[o] < g.strength[c])
-                      for c in range(n))
-        entry = (g, masks)
-        _LOWER[id(g)] = entry
-    return entry[1]
-
 
 def _tables(g: Any) -> tuple:
     """Per game (cached, checked by identity): the cards of each set of void suits (index = void bits),
-    the point cards' mask, and the game's suit, strength, point and suit-mask tables."""
+    the point cards' mask, the game's suit, strength, point and suit-mask tables, and per card the cards
+    of its suit that it beats."""
     entry = _TABLES.get(id(g))
     if entry is None or entry[0] is not g:
         suit_masks = g.suit_masks
         voids = tuple(sum(suit_masks[s] for s in range(4) if v >> s & 1) for v in range(16))
-        entry = (g, (voids, _point_mask(g), g.suit_of, g.strength, g.card_points, suit_masks))
+        suit_of, strength = g.suit_of, g.strength
+        lower = tuple(sum(1 << o for o in range(g.deck.size) if suit_of[o] == suit_of[c] and strength[o] < strength[c])
+                      for c in range(g.deck.size))
+        entry = (g, (voids, _point_mask(g), suit_of, strength, g.card_points, suit_masks, lower))
         _TABLES[id(g)] = entry
     return entry[1]
 
