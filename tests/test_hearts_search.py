@@ -174,11 +174,12 @@ def test_ismcts_ti_spec_plays_legal_moves() -> None:
         assert move in state.legal_moves()
 
 
-@pytest.mark.parametrize("passing", ["none", "left", "across"])
+@pytest.mark.parametrize("passing", ["none", "left", "across", "jack"])
 def test_fast_abstraction_key_equals_the_reference(passing: str) -> None:
     from engine.search.hearts_abstraction import hearts_key, hearts_key_reference
 
-    game = registry.create("hearts", {"passing": passing, "target": 0})
+    variant = {"passing": "left", "jack_diamonds": True} if passing == "jack" else {"passing": passing}
+    game = registry.create("hearts", {**variant, "target": 0})
     rng = random.Random(11)
     keys: dict = {}
     for hand in range(3):
@@ -373,3 +374,62 @@ def test_abstraction_tells_a_low_lead_from_a_high_one() -> None:
         assert keys[-1] == hearts_key_reference(state, 0)
     assert keys[0][1:] == keys[1][1:]  # everything but the trick agrees
     assert keys[0] != keys[1]
+
+
+def test_every_move_changes_the_abstraction_key() -> None:
+    """No move leads back to an information set already met in the hand (so ISMCTS-T's graph has no
+    cycle), the passing phase included: whose turn it is and what the observer passed are in the key."""
+    from engine.search.hearts_abstraction import hearts_key
+
+    game = registry.create("hearts", {"passing": "left", "target": 0, "jack_diamonds": True})
+    rng = random.Random(5)
+    for hand in range(2):
+        state = game.new_hand(rng, dealer=hand)
+        seen: list[set] = [set(), set(), set(), set()]
+        while not state.is_terminal():
+            for observer in range(4):
+                key = hearts_key(state, observer)
+                assert key not in seen[observer]
+                seen[observer].add(key)
+            moves = state.legal_moves()
+            state.do(moves[int(rng.random() * len(moves))])
+
+
+def test_abstraction_follows_the_jack_of_diamonds() -> None:
+    """With the jack of diamonds variant the key knows where the -10 card is, and taking it alone does not
+    stop anyone shooting the moon (only hearts and the queen do)."""
+    from engine.search.hearts_abstraction import hearts_key, hearts_key_reference
+
+    deal = ["2C 5C 6C 7C 2D 3D 4D 5D TD 3H 4H 5H 6H",
+            "3C 8C 9C TC JD 2S 3S 4S 6S 7S 8S 9S TS",
+            "4C JC QC KC 2H 7H 8H 9H TH JH QH KH AH",
+            "AC 6D 7D 8D 9D QD KD AD 5S JS QS KS AS"]
+    swapped = [h.replace("TD", "XX").replace("JD", "TD").replace("XX", "JD") for h in deal]
+
+    def key(hands: list[str], moves: str) -> tuple:
+        state = HeartsState(Hearts({"passing": "none", "target": 0, "jack_diamonds": True}),
+                            [D.parse_set(h) for h in hands], 3, 0)
+        for token in moves.split():
+            state.apply(state.parse_move(token))
+        assert state.current_player == 0
+        k = hearts_key(state, 0)
+        assert k == hearts_key_reference(state, 0)
+        return k
+
+    jack_alone = key(deal, "2C 3C 4C AC AD 2D JD JC 5S 3H TS 2H 2S KC JS")  # seat 3 took only the jack
+    jack_and_heart = key(deal, "2C 3C 4C AC AD 2D JD 2H 5S 3H TS JC 2S KC JS")
+    still_held = key(swapped, "2C 3C 4C AC AD 2D TD 2H 5S 3H TS JC 2S KC JS")  # seat 0 holds the jack
+    assert jack_alone[1] == 1 and jack_and_heart[1] == 4  # only seat 1 has penalty points / several
+    assert len({jack_alone, jack_and_heart, still_held}) == 3
+    assert jack_and_heart[:5] == still_held[:5]  # the same but for where the jack is
+
+
+def test_tree_depth_refuses_a_cycle() -> None:
+    from engine.search.depth import tree_depth
+    from engine.search.ismcts import Node
+
+    root = Node(None, -1, None)
+    a = root.children[1] = Node(1, 0, root)
+    a.children[2] = a
+    with pytest.raises(ValueError, match="cycle"):
+        tree_depth(root)

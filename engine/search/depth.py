@@ -22,12 +22,18 @@ from engine.game import Game, GameState, VariantError
 from engine.rng import derive_seed
 from engine.search.ismcts import ISMCTSAgent, Node, run_ismcts
 
+_MAX_DEPTH = 10_000
+"""No card game here lasts this many moves: a longer path means a cycle."""
+
 
 def tree_depth(root: Node) -> int:
-    """Moves from ``root`` to the deepest node of its tree (a DAG with transpositions: the longest path)."""
+    """Moves from ``root`` to the deepest node of its tree (a DAG with transpositions: the longest path).
+    Raises ValueError if the graph has a cycle (a transposition key that does not change with a move)."""
     depth = 0
     level = {id(root): root}
     while True:
+        if depth > _MAX_DEPTH:
+            raise ValueError(f"the search graph is deeper than {_MAX_DEPTH} moves: it has a cycle")
         below: dict[int, Node] = {}
         for node in level.values():
             for child in node.children.values():

@@ -110,7 +110,20 @@ def hearts_key(state: GameState, observer: int) -> Hashable:
     for s in range(4):
         if won[s] & point_mask:
             taken = s if taken < 0 else 4
-    return (trick_key, taken, bool(state.hearts_broken), suits, False)
+    return (trick_key, taken, bool(state.hearts_broken), suits, False, _jack_key(g, remaining, won, lower))
+
+
+def _jack_key(g: Any, remaining: int, won: list[int], lower: tuple[int, ...]) -> tuple[int, int] | None:
+    """With the jack of diamonds variant, where its -10 points are: its order among the diamonds still in
+    play (or -1) and the seat that took it (or -1; both -1: it is in the current trick). ``None`` without."""
+    if not g.card_points[_JACK]:
+        return None
+    if remaining & _JACK_BIT:
+        return ((remaining & lower[_JACK]).bit_count(), -1)
+    for s in range(4):
+        if won[s] & _JACK_BIT:
+            return (-1, s)
+    return (-1, -1)
 
 
 _TABLES: dict[int, tuple[Any, tuple]] = {}
@@ -132,26 +145,31 @@ def _tables(g: Any) -> tuple:
 
 
 def _passing_key(state: GameState, observer: int) -> Hashable:
-    """The key during the passing phase: every card not passed by the observer is still in play, its own
-    cards are held by it and any other card may be with any other seat (in its hand or among its passes)."""
+    """The key during the passing phase: whose turn it is and how many cards have been passed; the
+    observer's own cards, the cards it passed (held by their receiver) and any other card with any other
+    seat (in its hand or among its passes)."""
     g = state.game
     mine = state.hands[observer]
-    remaining = g.deck.full_mask & ~state.passed[observer]
+    passed = state.passed[observer]
     obit = 1 << observer
+    target = (observer + state.pass_offset) % 4
     others = 0b1111 ^ obit
-    cache = _SUIT_CODES  # its 3-tuple keys never meet the play phase's 6-tuples
+    known = [0, 0, 0, 0]
+    known[target] = passed
+    cache = _SUIT_CODES  # its 5-tuple keys never meet the play phase's 6-tuples
     codes = []
     for sm in g.suit_masks:
-        rem = remaining & sm
-        ident = (obit, rem, mine & rem)
+        ident = (obit, target, sm, mine & sm, passed & sm)
         code = cache.get(ident)
         if code is None:
-            code = _suit_code(rem, mine, obit, [(others, rem)], [0, 0, 0, 0])
+            code = _suit_code(sm, mine, obit, [(others, sm & ~mine & ~passed)], known)
             if len(cache) >= _CACHE_LIMIT:
                 cache.clear()
             cache[ident] = code
         codes.append(code)
-    return ((state.leader, 0), -1, bool(state.hearts_broken), tuple(codes), True)
+    lower = _tables(g)[-1]
+    return (("pass", state.current, state.passes_done), -1, False, tuple(codes), True,
+            _jack_key(g, g.deck.full_mask, [0, 0, 0, 0], lower))
 
 
 def _suit_code(rem: int, mine: int, obit: int, allowed: list[tuple[int, int]], known: list[int]) -> tuple:
@@ -185,18 +203,21 @@ _CACHE_LIMIT = 50_000
 
 _QUEEN = FRENCH52.parse("QS")
 _QUEEN_BIT = 1 << _QUEEN
+_JACK = FRENCH52.parse("JD")
+_JACK_BIT = 1 << _JACK
 _TWO_CLUBS_BIT = 1 << FRENCH52.parse("2C")
 _POINT_MASKS: dict[int, tuple[list[int], int]] = {}
 
 
 def _point_mask(g: Any) -> int:
-    """Cards that carry points in ``g`` (cached per card-points table, checked by identity)."""
+    """Cards that carry penalty points in ``g`` (the hearts and the queen of spades: who took them decides
+    who can still shoot the moon; the jack of diamonds' -10 does not count), cached per card-points table."""
     points = g.card_points
     entry = _POINT_MASKS.get(id(points))
     if entry is None or entry[0] is not points:
         mask = 0
         for c, p in enumerate(points):
-            if p:
+            if p > 0:
                 mask |= 1 << c
         entry = (points, mask)
         _POINT_MASKS[id(points)] = entry
@@ -223,6 +244,11 @@ def hearts_key_reference(state: GameState, observer: int) -> Hashable:
         for c in range(g.deck.size):
             if obs.unknown >> c & 1 and slot.allowed >> c & 1:
                 holders[c] = holders.get(c, 0) | (UNSEEN_SLOT if slot.owner < 0 else 1 << slot.owner)
+    passing = bool(getattr(view, "passing", False))
+    if passing:  # the observer's passes go to their receiver
+        for c in range(g.deck.size):
+            if view.passed[observer] >> c & 1:
+                holders[c] = 1 << ((observer + view.pass_offset) % 4)
     queen = g.deck.parse("QS")
     suits = []
     for s in range(4):
@@ -236,12 +262,18 @@ def hearts_key_reference(state: GameState, observer: int) -> Hashable:
         best = trick[winner]
         beats = sum(1 for c in holders if suit_of[c] == led and strength[c] < strength[best])
         trick_key = (view.leader, len(trick), led, winner, beats, best == queen, sum(points[c] for c in trick))
+    elif passing:
+        trick_key = ("pass", view.current, view.passes_done)
     else:
         trick_key = (view.leader, 0)
-    takers = [s for s in range(4) if any(points[c] for c in range(g.deck.size) if view.won[s] >> c & 1)]
+    takers = [s for s in range(4) if any(points[c] > 0 for c in range(g.deck.size) if view.won[s] >> c & 1)]
     taken = -1 if not takers else takers[0] if len(takers) == 1 else 4
-    return (trick_key, taken, bool(getattr(view, "hearts_broken", False)), tuple(suits),
-            bool(getattr(view, "passing", False)))
+    jack_key = None
+    if points[_JACK]:
+        diamonds_below = sum(1 for c in holders if suit_of[c] == suit_of[_JACK] and strength[c] < strength[_JACK])
+        taker = next((s for s in range(4) if view.won[s] & _JACK_BIT), -1)
+        jack_key = (diamonds_below, -1) if _JACK in holders else (-1, taker)
+    return (trick_key, taken, bool(getattr(view, "hearts_broken", False)), tuple(suits), passing, jack_key)
 
 
 hooks.register_transposition_key("hearts", hearts_key)
