@@ -381,3 +381,42 @@ def test_an_option_without_the_one_it_depends_on_is_an_error(spec: str, needs: s
     with pytest.raises(VariantError, match=needs):
         agents.make(spec, game)
     agents.make(spec + ",sim=nast,handler=card,beam_width=4", game)  # with it: accepted
+
+
+@pytest.mark.parametrize("name", ["sueca", "bisca", "mosssidewhist", "scopone", "pharaoh"])
+def test_generic_transposition_key_is_the_observers_view(name: str) -> None:
+    """The key other games use with transpositions=true: equal for every deal the observer cannot tell
+    apart, and new after every move (a move never leads back to an information set of the same hand; the
+    first version ignored Scopone's table and Pharaoh's discard pile)."""
+    from engine.determinize import determinize
+    from engine.search.ismcts import _generic_infoset_key
+
+    game = registry.create(name)
+    rng = random.Random(3)
+    state = game.new_hand(rng)
+    seen: list[set] = [set() for _ in range(game.num_players)]
+    steps = 0
+    while not state.is_terminal() and steps < 40:
+        for observer in range(game.num_players):
+            key = _generic_infoset_key(state, observer)
+            assert key not in seen[observer]
+            seen[observer].add(key)
+            other = determinize(state.observation(observer), rng)
+            assert _generic_infoset_key(other, observer) == key
+        moves = state.legal_moves()
+        state.do(moves[int(rng.random() * len(moves))])
+        steps += 1
+
+
+def test_generic_transposition_key_sees_the_table() -> None:
+    from engine.search.ismcts import _generic_infoset_key
+
+    game = registry.create("scopa")
+    state = game.new_hand(random.Random(1))
+    seat = state.current_player
+    other = state.clone()
+    low = other.table & -other.table
+    spare = ~(other.table | other.hands[seat]) & game.deck.full_mask
+    other.table ^= low | (spare & -spare)  # one table card swapped for another: the same hand in hand
+    assert other.hands[seat] == state.hands[seat]
+    assert _generic_infoset_key(other, seat) != _generic_infoset_key(state, seat)

@@ -370,14 +370,11 @@ def _cards_left(obs: Observation) -> int | None:
 
 
 def _generic_infoset_key(state: GameState, observer: int) -> Hashable:
-    """Default transposition key: the observer's view of the state without the order of past moves."""
-    hands = getattr(state, "hands", None)
-    if hands is None:
-        d = state.observation(observer).to_dict()["state"]
-        d.pop("history", None)
-        return repr(sorted(d.items()))
-    return (state.current_player, hands[observer], tuple(getattr(state, "trick", ())),
-            tuple(getattr(state, "won", ())), getattr(state, "leader", None))
+    """Default transposition key: everything ``observer`` sees of the state (its observation, with the
+    public facts the play revealed, such as voids), except the order of past moves."""
+    d = state.observation(observer).to_dict()["state"]
+    d.pop("history", None)
+    return repr(sorted(d.items()))
 
 
 class ISMCTSAgent(Agent):
