@@ -174,16 +174,20 @@ def test_ismcts_ti_spec_plays_legal_moves() -> None:
         assert move in state.legal_moves()
 
 
-@pytest.mark.parametrize("passing", ["none", "left", "across", "jack"])
+@pytest.mark.parametrize("passing", ["none", "left", "across", "jack", "minus"])
 def test_fast_abstraction_key_equals_the_reference(passing: str) -> None:
     from engine.search.hearts_abstraction import hearts_key, hearts_key_reference
 
-    variant = {"passing": "left", "jack_diamonds": True} if passing == "jack" else {"passing": passing}
+    variant = {"passing": passing}
+    if passing == "jack":
+        variant = {"passing": "rotate", "jack_diamonds": True}
+    elif passing == "minus":
+        variant = {"passing": "right", "moon": "minus", "queen_breaks_hearts": False}
     game = registry.create("hearts", {**variant, "target": 0})
     rng = random.Random(11)
     keys: dict = {}
     for hand in range(3):
-        state = game.new_hand(rng, dealer=hand)
+        state = game.new_hand(rng, dealer=hand, hand_index=hand + 1)  # rotate: right, across, hold
         while True:
             for observer in range(4):
                 fast = hearts_key(state, observer)

@@ -383,7 +383,8 @@ def test_an_option_without_the_one_it_depends_on_is_an_error(spec: str, needs: s
     agents.make(spec + ",sim=nast,handler=card,beam_width=4", game)  # with it: accepted
 
 
-@pytest.mark.parametrize("name", ["sueca", "bisca", "mosssidewhist", "scopone", "pharaoh"])
+@pytest.mark.parametrize("name", ["sueca", "bisca", "briscola", "hearts", "mosssidewhist", "scopone", "scopa",
+                                  "pharaoh"])
 def test_generic_transposition_key_is_the_observers_view(name: str) -> None:
     """The key other games use with transpositions=true: equal for every deal the observer cannot tell
     apart, and new after every move (a move never leads back to an information set of the same hand; the
