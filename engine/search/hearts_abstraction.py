@@ -110,7 +110,8 @@ def hearts_key(state: GameState, observer: int) -> Hashable:
     for s in range(4):
         if won[s] & point_mask:
             taken = s if taken < 0 else 4
-    return (trick_key, taken, bool(state.hearts_broken), suits, False, _jack_key(g, remaining, won, lower))
+    jack = _jack_key(g, remaining, won, lower) if card_points[_JACK] else None  # no call without the variant
+    return (trick_key, taken, bool(state.hearts_broken), suits, False, jack)
 
 
 def _jack_key(g: Any, remaining: int, won: list[int], lower: tuple[int, ...]) -> tuple[int, int] | None:
@@ -127,6 +128,7 @@ def _jack_key(g: Any, remaining: int, won: list[int], lower: tuple[int, ...]) ->
 
 
 _TABLES: dict[int, tuple[Any, tuple]] = {}
+
 
 def _tables(g: Any) -> tuple:
     """Per game (cached, checked by identity): the cards of each set of void suits (index = void bits),
