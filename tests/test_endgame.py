@@ -6,6 +6,7 @@ import random
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -296,3 +297,57 @@ def test_the_solver_handles_the_trump_exchange(name: str, variant: dict) -> None
     move = solve_information_set(obs, random.Random(1), 200, node_limit=10**7)
     assert move in reference_choice(state, "pwl")
     assert agents.make("ismcts:iterations=60,endgame=50", game).choose(obs, random.Random(2)) in state.legal_moves()
+
+
+@pytest.mark.parametrize(("name", "variant"), [("bisca", {"hand_size": 3}), ("briscola", {}),
+                                               ("bisca", {"hand_size": 3, "trump_exchange": "2"})])
+def test_the_table_shared_over_deals_keeps_the_best_move(name: str, variant: dict) -> None:
+    """At the last trick before the stock runs out every deal that lets the other player win the trick
+    reaches the same position, so the deals share table entries; the move stays a best one of plain
+    minimax over every deal, from either seat and for either reward, and the shared table saves nodes."""
+    game = registry.create(name, variant)
+    checked = saved = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = game.new_hand(rng)
+        while state.stock_size > 2 or len(state.trick) != seed % 2:
+            state.do(rng.choice(state.legal_moves()))
+        if state.stock_size != 2 or len(state.legal_moves()) < 2:
+            continue
+        obs = state.observation(state.current_player)
+        assert len(enumerate_deals(obs, 30)) > 1
+        for reward in ("pwl", "score"):
+            move = solve_information_set(obs, random.Random(1), 30, reward=reward, node_limit=10**7)
+            assert move in reference_choice(state, reward), (state.to_json(), reward)
+        nodes = [solver_nodes(obs, clear_per_deal=False), solver_nodes(obs, clear_per_deal=True)]
+        saved += nodes[0] < nodes[1]
+        assert nodes[0] <= nodes[1]
+        checked += 1
+        if checked >= 4:
+            break
+    assert checked >= 3 and saved >= 2
+
+
+def solver_nodes(obs: Observation, *, clear_per_deal: bool) -> int:
+    """The nodes one solve of ``obs`` visits; with ``clear_per_deal`` each deal starts from an empty table."""
+    from engine.search import endgame
+
+    made: list[endgame._Solver] = []
+
+    class Counting(endgame._Solver):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+        def new_deal(self, state: GameState) -> None:
+            if clear_per_deal:
+                self.table.clear()
+            super().new_deal(state)
+
+    original = endgame._Solver
+    endgame._Solver = Counting  # type: ignore[misc]
+    try:
+        solve_information_set(obs, random.Random(1), 30, node_limit=10**7)
+    finally:
+        endgame._Solver = original  # type: ignore[misc]
+    return sum(s.nodes for s in made)

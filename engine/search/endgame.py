@@ -11,7 +11,7 @@ reward only grows with them, so a single deal is solved on the points alone: one
 and cut-offs when the points still open cannot reach the window; over several deals the outcome comes from
 two null-window questions on the points (more than half? at least half?).
 
-The search keeps a transposition table per deal: states that :meth:`GameState.solver_key` says are equal
+The search keeps one transposition table over all the deals: states that :meth:`GameState.solver_key` says are equal
 for the rest of the hand (trick games: the same cards left, the same trick and the same score, whatever
 order the earlier cards came in) are solved once. It tries the best move found for a state first and skips
 moves that play exactly like one it keeps (:meth:`GameState.solver_moves`). A solve
@@ -109,18 +109,31 @@ class _Solver:
 
     def __init__(self, seat: int, mode: str, node_limit: int, deadline: float | None, cancel: Any) -> None:
         self.seat = seat
-        self.mode = mode
+        self.table: dict[Any, tuple[float, float, int | None]] = {}
+        self._mode = mode
         self.nodes = 0
         self.node_limit = node_limit
         self.deadline = deadline
         self.cancel = cancel
         self.next_check = CHECK_EVERY
-        self.table: dict[Any, tuple[float, float, int | None]] = {}
         self.team: tuple[int, ...] = ()
 
+    @property
+    def mode(self) -> str:
+        return self._mode
+
+    @mode.setter
+    def mode(self, mode: str) -> None:
+        """A new kind of value: the table's bounds were of the old kind, so it starts empty."""
+        if mode != self._mode:
+            self.table.clear()
+            self._mode = mode
+
     def new_deal(self, state: GameState) -> None:
-        """Start a deal: clear the table (its keys hold the hidden cards of this deal)."""
-        self.table.clear()
+        """Start a deal. The table stays: a key holds every card still in play (the hidden ones of this
+        deal included), so a state one deal reaches is worth the same wherever it is met, and the deals'
+        lines that meet (in Bisca's last trick before the stock runs out, every line the opponent wins) are
+        solved once."""
         self.team = _team(state, self.seat)
 
     def terminal_value(self, state: GameState) -> float:
