@@ -370,11 +370,39 @@ def _cards_left(obs: Observation) -> int | None:
 
 
 def _generic_infoset_key(state: GameState, observer: int) -> Hashable:
-    """Default transposition key: everything ``observer`` sees of the state (its observation, with the
-    public facts the play revealed, such as voids), except the order of past moves."""
-    d = state.observation(observer).to_dict()["state"]
-    d.pop("history", None)
-    return repr(sorted(d.items()))
+    """Default transposition key: everything ``observer`` sees of the state (the fields of its observation's
+    masked state, with the public facts the play revealed, such as voids), except the order of past moves."""
+    masked = state.observation(observer).state
+    names = _KEY_FIELDS.get(masked.__class__)
+    if names is None:
+        names = _KEY_FIELDS[masked.__class__] = _key_fields(masked.__class__)
+    key = [_freeze(getattr(masked, name, None)) for name in names]
+    extra = getattr(masked, "__dict__", None)
+    if extra:
+        key.append(tuple(sorted((k, _freeze(v)) for k, v in extra.items())))
+    return tuple(key)
+
+
+_KEY_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _key_fields(cls: type) -> tuple[str, ...]:
+    """The slots of a state class that the generic key reads: all but the game and the move history."""
+    names: list[str] = []
+    for klass in reversed(cls.__mro__):
+        names.extend(n for n in klass.__dict__.get("__slots__", ()) if n not in ("game", "history", "__dict__"))
+    return tuple(names)
+
+
+def _freeze(value: Any) -> Hashable:
+    """``value`` as a hashable of equal content (lists and dicts become tuples)."""
+    if value.__class__ is list:
+        return tuple([_freeze(v) for v in value])
+    if value.__class__ is dict:
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if value.__class__ is tuple:
+        return tuple([_freeze(v) for v in value])
+    return value
 
 
 class ISMCTSAgent(Agent):
