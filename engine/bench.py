@@ -16,6 +16,12 @@ decision, a deal per iteration) for each game (every available game by default).
 the agent executes per iteration at the K openings, in total and per function (after one warm-up decision
 per position): a measure that does not drift with the machine's load, for comparing two versions of a hot
 path (it does not see the cost of C calls such as ``rng.random()``).
+
+``python -m engine.bench --what endgame --game G --agent "ismcts:endgame=N[,reward=R]" --positions K`` plays K
+seeded hands at random and, at every decision where that agent would try its exact endgame solver (two or
+more legal moves, at most ``ENDGAME_MAX_CARDS`` cards left), runs the solver as the agent would: how often it
+solves, gives up on too many deals or runs out of nodes (``--node-limit``, default the solver's), and its
+nodes and seconds per solve. Node counts do not drift with the machine's load.
 """
 
 from __future__ import annotations
@@ -223,9 +229,65 @@ def bench_bytecodes(game: Game, spec: str, positions: int, seed: int, top: int =
             "by_function": {name: round(n / iterations) for name, n in ranked[:top]}}
 
 
+def bench_endgame(game: Game, spec: str, hands: int, seed: int, node_limit: int | None = None) -> dict[str, Any]:
+    """The endgame solver of ``spec`` (an ``ismcts`` SPEC with ``endgame=N``) at every decision of ``hands``
+    random hands where the agent would try it: outcomes, nodes and seconds per solve."""
+    from engine.search.endgame import NODE_LIMIT, solve_information_set
+    from engine.search.ismcts import ENDGAME_MAX_CARDS, ISMCTSAgent, cards_left
+
+    agent = agents.make(spec, game)
+    if not isinstance(agent, ISMCTSAgent) or not agent.conf.endgame:
+        raise GameError("endgame mode needs an ismcts SPEC with endgame=N (N: the most deals to solve)")
+    limit = NODE_LIMIT if node_limit is None else node_limit
+    attempts = too_many = out_of_nodes = 0
+    nodes: list[float] = []
+    seconds: list[float] = []
+    failed_seconds: list[float] = []
+    by_cards: dict[int, list[int]] = {}  # cards left to play (-1: a game without hands) -> [attempts, solved]
+    for k in range(hands):
+        rng = random.Random(derive_seed(seed, "endgame", k))
+        state = game.new_hand(rng)
+        while not state.is_terminal():
+            moves = state.legal_moves()
+            if len(moves) >= 2:
+                obs = state.observation(state.current_player)
+                if agent.endgame_worth_trying(obs):
+                    attempts += 1
+                    stats: dict[str, int] = {}
+                    t0 = time.perf_counter()
+                    move = solve_information_set(obs, random.Random(derive_seed(seed, "solve", attempts)),
+                                                 agent.conf.endgame, reward=agent.conf.reward, node_limit=limit,
+                                                 stats=stats)
+                    elapsed = time.perf_counter() - t0
+                    left = cards_left(obs)
+                    row = by_cards.setdefault(-1 if left is None else left, [0, 0])
+                    row[0] += 1
+                    if move is not None:
+                        row[1] += 1
+                        nodes.append(stats["nodes"])
+                        seconds.append(elapsed)
+                    else:
+                        failed_seconds.append(elapsed)
+                        if stats["deals"] < 0:
+                            too_many += 1
+                        else:
+                            out_of_nodes += 1
+            state.do(moves[int(rng.random() * len(moves))])
+
+    def summary(values: list[float]) -> dict[str, float] | None:
+        return {**_summary(values), "mean": statistics.fmean(values)} if values else None
+
+    return {"hands": hands, "deal_limit": agent.conf.endgame, "node_limit": limit,
+            "max_cards": ENDGAME_MAX_CARDS, "attempts": attempts, "solved": len(nodes),
+            "too_many_deals": too_many, "out_of_nodes_or_time": out_of_nodes,
+            "nodes_per_solve": summary(nodes), "seconds_per_solve": summary(seconds),
+            "seconds_per_failed_attempt": summary(failed_seconds),
+            "by_cards_left": {str(c): {"attempts": a, "solved": s} for c, (a, s) in sorted(by_cards.items())}}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__.split("\n\n")[0])
-    p.add_argument("--what", choices=("agent", "playouts", "bytecodes"), default="agent")
+    p.add_argument("--what", choices=("agent", "playouts", "bytecodes", "endgame"), default="agent")
     p.add_argument("--game", action="append", help="game name (repeatable in playouts mode)")
     p.add_argument("--variant", nargs="*", action="extend", default=[], metavar="K=V")
     p.add_argument("--agent", default="ismcts:iterations=10000", help="agent SPEC")
@@ -234,13 +296,14 @@ def main(argv: list[str] | None = None) -> int:
                    help="passes over the positions (agent mode); the summaries cover every pass")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--seconds", type=float, default=2.0, help="seconds per measurement (playouts mode)")
+    p.add_argument("--node-limit", type=int, help="alpha-beta nodes per solve (endgame mode; default the solver's)")
     p.add_argument("--json", metavar="PATH")
     args = p.parse_args(argv)
     command = "python -m engine.bench " + " ".join(shlex.quote(a) for a in (argv if argv is not None
                                                                             else sys.argv[1:]))
     try:
         variant = registry.parse_variant(args.variant)
-        if args.what in ("agent", "bytecodes"):
+        if args.what in ("agent", "bytecodes", "endgame"):
             if not args.game or len(args.game) != 1:
                 p.error(f"{args.what} mode needs exactly one --game")
             game = registry.create(args.game[0], variant)
@@ -254,6 +317,10 @@ def main(argv: list[str] | None = None) -> int:
                 if "load_average" in machine:
                     machine["load_average_after"] = load_average()
                 out["machine"] = machine
+            elif args.what == "endgame":
+                if args.positions < 1 or (args.node_limit is not None and args.node_limit < 1):
+                    p.error("--positions and --node-limit must be at least 1")
+                out.update(bench_endgame(game, args.agent, args.positions, args.seed, args.node_limit))
             else:
                 out.update(bench_bytecodes(game, args.agent, args.positions, args.seed))
         else:

@@ -371,6 +371,32 @@ def test_agent_bench_takes_several_variant_options_after_one_flag(tmp_path) -> N
     assert "passing=none" in json.loads(path.read_text(encoding="utf-8"))["command"]
 
 
+def test_endgame_bench_counts_every_attempt_the_agent_would_make(tmp_path, capsys) -> None:
+    """``--what endgame``: every decision where the agent would try its solver is an attempt, solved or not;
+    a tiny node limit makes the solves give up, and a SPEC without ``endgame=N`` is a clear error."""
+    import json
+
+    from engine.bench import bench_endgame, main
+    from engine.search.ismcts import ENDGAME_MAX_CARDS
+
+    game = registry.create("sueca", {"target": 0})
+    full = bench_endgame(game, "ismcts:endgame=50", hands=2, seed=3)
+    assert full["attempts"] == full["solved"] + full["too_many_deals"] + full["out_of_nodes_or_time"]
+    assert full["solved"] > 0 and full["too_many_deals"] > 0  # early positions have too many deals
+    assert sum(row["attempts"] for row in full["by_cards_left"].values()) == full["attempts"]
+    assert max(int(c) for c in full["by_cards_left"]) <= ENDGAME_MAX_CARDS
+    assert full["nodes_per_solve"]["max"] <= full["node_limit"]
+    starved = bench_endgame(game, "ismcts:endgame=50", hands=2, seed=3, node_limit=1)
+    assert starved["attempts"] == full["attempts"] and starved["too_many_deals"] == full["too_many_deals"]
+    assert starved["out_of_nodes_or_time"] > full["out_of_nodes_or_time"]
+    path = tmp_path / "endgame.json"
+    assert main(["--what", "endgame", "--game", "bisca", "--agent", "ismcts:endgame=200", "--positions", "1",
+                 "--json", str(path)]) == 0
+    assert json.loads(path.read_text(encoding="utf-8"))["solved"] > 0
+    assert main(["--what", "endgame", "--game", "bisca", "--agent", "ismcts:iterations=10", "--positions", "1"]) == 2
+    assert "endgame=N" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(("spec", "needs"), [("ismcts:nast_n=3", "sim=nast"), ("ismcts:tau=0.5", "sim=nast"),
                                              ("ismcts:resolve=greedy", "handler"),
                                              ("ismcts:beam_limit=50", "beam_width")])

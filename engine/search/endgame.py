@@ -255,17 +255,29 @@ def _team(state: GameState, seat: int) -> tuple[int, ...]:
 
 def solve_information_set(obs: Observation, rng: random.Random, limit: int, *, reward: str = "pwl",
                           deadline: float | None = None, cancel: Any = None,
-                          node_limit: int = NODE_LIMIT) -> int | None:
+                          node_limit: int = NODE_LIMIT, stats: dict[str, int] | None = None) -> int | None:
     """The move with the best average exact value over every consistent deal, or None when there are
     more than ``limit`` deals, the trees are too big to solve within ``node_limit`` nodes, the
     ``time.perf_counter()`` ``deadline`` passes or ``cancel`` (anything with ``is_set()``) is set.
-    ``reward`` is the search's reward kind (see the module docstring).
+    ``reward`` is the search's reward kind (see the module docstring). ``stats``, if given, receives the
+    number of consistent ``deals`` (-1: more than ``limit``) and the alpha-beta ``nodes`` visited.
 
     For outcome rewards the solve has two passes: the outcome alone (values 0, 0.5 and 1 prune far more),
     then the points, only among the moves with the best outcome and only inside a narrow window around each
     line's known outcome. That second pass has a node allowance of its own and takes the deals in a random
     order; if it runs out of nodes or time, the deals it solved decide (with none, the first best move)."""
+    made: list[_Solver] = []
+    info = stats if stats is not None else {}
+    try:
+        return _solve_information_set(obs, rng, limit, reward, deadline, cancel, node_limit, made, info)
+    finally:
+        info["nodes"] = sum(solver.nodes for solver in made)
+
+
+def _solve_information_set(obs: Observation, rng: random.Random, limit: int, reward: str, deadline: float | None,
+                           cancel: Any, node_limit: int, made: list[_Solver], info: dict[str, int]) -> int | None:
     deals = [[]] if not obs.slots else enumerate_deals(obs, limit)
+    info["deals"] = -1 if deals is None else len(deals)
     if not deals:
         return None
     moves = obs.legal_moves()
@@ -279,6 +291,7 @@ def solve_information_set(obs: Observation, rng: random.Random, limit: int, *, r
         # Every reward grows with the side's card points: one pass on the points decides, as minimax keeps
         # the order of values under any non-decreasing map (the outcome, the score).
         solver = _Solver(obs.seat, "points", node_limit, deadline, cancel)
+        made.append(solver)
         try:
             totals, _ = _solve_moves(solver, states, moves, None)
         except _TooBig:
@@ -287,6 +300,7 @@ def solve_information_set(obs: Observation, rng: random.Random, limit: int, *, r
     outcome_first = reward in _OUTCOME_REWARDS
     points_of = states[0].solver_points(obs.seat)
     solver = _Solver(obs.seat, "outcome" if outcome_first else reward, node_limit, deadline, cancel)
+    made.append(solver)
     try:
         if outcome_first and points_of is not None:
             solver.mode = "points"

@@ -44,7 +44,7 @@ from engine.search.common import (
 )
 from engine.search.sampler import DealSampler
 
-__all__ = ["ISMCTSAgent", "Node", "SearchResult", "prune_depth", "run_ismcts"]
+__all__ = ["ISMCTSAgent", "Node", "SearchResult", "cards_left", "prune_depth", "run_ismcts"]
 
 ENDGAME_MAX_CARDS = 18
 """The endgame solver is tried only when at most this many cards are left to play (trick-taking games)."""
@@ -361,7 +361,7 @@ def prune_depth(root: Node, depth: int, width: int) -> None:
         del parent.children[key]
 
 
-def _cards_left(obs: Observation) -> int | None:
+def cards_left(obs: Observation) -> int | None:
     """Cards still to be played (hands of trick-taking states), or None when the state has no hands."""
     hands = getattr(obs.state, "hands", None)
     if not isinstance(hands, list):
@@ -500,7 +500,7 @@ class ISMCTSAgent(Agent):
         if len(moves) == 1:
             return moves[0]
         conf = self.conf
-        if conf.endgame and self._endgame_worth_trying(obs):
+        if conf.endgame and self.endgame_worth_trying(obs):
             move, budget = self._solve_endgame(obs, rng, budget)
             if move is not None:
                 return move
@@ -515,10 +515,10 @@ class ISMCTSAgent(Agent):
                 self._kept = (obs.seat, list(getattr(obs.state, "history", [])), root)
         return self._pick(result, obs, moves, rng)
 
-    def _endgame_worth_trying(self, obs: Observation) -> bool:
+    def endgame_worth_trying(self, obs: Observation) -> bool:
         """Whether the hand is short enough for the solver (a pure function of the observation, so a
         restored game decides exactly as the original did)."""
-        left = _cards_left(obs)
+        left = cards_left(obs)
         return left is None or left <= ENDGAME_MAX_CARDS
 
     def _solve_endgame(self, obs: Observation, rng: random.Random,
