@@ -385,7 +385,7 @@ def test_endgame_bench_counts_every_attempt_the_agent_would_make(tmp_path, capsy
     assert full["solved"] > 0 and full["too_many_deals"] > 0  # early positions have too many deals
     assert sum(row["attempts"] for row in full["by_cards_left"].values()) == full["attempts"]
     assert max(int(c) for c in full["by_cards_left"]) <= ENDGAME_MAX_CARDS
-    assert full["nodes_per_solve"]["max"] <= full["node_limit"]
+    assert full["nodes_per_solve"]["max"] <= 2 * full["node_limit"]  # the tie break has an allowance of its own
     starved = bench_endgame(game, "ismcts:endgame=50", hands=2, seed=3, node_limit=1)
     assert starved["attempts"] == full["attempts"] and starved["too_many_deals"] == full["too_many_deals"]
     assert starved["out_of_nodes_or_time"] > full["out_of_nodes_or_time"]
