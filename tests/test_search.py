@@ -240,3 +240,30 @@ def test_out_of_range_search_parameters_are_refused_up_front(spec: str, option: 
     game = registry.create("bisca")
     with pytest.raises(VariantError, match=f"option '{option}'.*range"):
         agents.make(spec, game)
+
+
+def test_a_reused_tree_is_searched_again_after_beam_search(monkeypatch) -> None:
+    """Beam search closes levels counted from the root it searched; a kept subtree is reopened for the next
+    decision, so no search ends without root statistics (one did, and played a uniformly random move)."""
+    from engine.search import ismcts
+
+    game = registry.create("sueca")
+    searches: list[tuple[bool, int]] = []
+    original = ismcts.run_ismcts
+
+    def watched(obs, rng, conf, budget, root=None):  # type: ignore[no-untyped-def]
+        result, kept = original(obs, rng, conf, budget, root)
+        searches.append((root is not None, sum(result.visits.values())))
+        return result, kept
+
+    monkeypatch.setattr(ismcts, "run_ismcts", watched)
+    for hand in range(3):
+        rng = random.Random(hand)
+        state = game.new_hand(rng)
+        seats = {s: agents.make("ismcts:iterations=300,reuse=true,beam_width=2,beam_limit=20", game)
+                 for s in range(game.num_players)}
+        while not state.is_terminal():
+            seat = state.current_player
+            state.do(seats[seat].choose(state.observation(seat), random.Random(len(state.history))))
+    assert sum(reused for reused, _ in searches) >= 3
+    assert all(visits > 0 for _, visits in searches)

@@ -577,4 +577,10 @@ class ISMCTSAgent(Agent):
                 return None
             node = child
         node.parent = None
+        # Beam search closed levels counted from the old root; the new search draws its own beam.
+        stack = [node]
+        while stack:
+            kept = stack.pop()
+            kept.closed = False
+            stack.extend(kept.children.values())
         return node
