@@ -226,7 +226,7 @@ def summarize(records: list[GameRecord], specs: list[str], teams: list[tuple[int
             for seats in by_team.values():
                 outcomes.append(r.outcomes[seats[0]])
                 points.append(sum(r.points[s] for s in seats) / len(seats))
-        row = {"spec": spec, **block(outcomes, points)}
+        row = {"spec": spec, "fair": spec_is_fair(spec), **block(outcomes, points)}
         if solo:
             rel = relative_rewards(records, specs, spec, lower_is_better)
             mean, ci = mean_interval(rel)
@@ -240,6 +240,14 @@ def summarize(records: list[GameRecord], specs: list[str], teams: list[tuple[int
     if len(distinct) == 2:
         out["paired"] = paired_difference(records, specs, distinct)
     return out
+
+
+def spec_is_fair(spec: str) -> bool:
+    """Whether the SPEC's agent sees only its seat's observation (False for research baselines that cheat)."""
+    try:
+        return bool(agents.agent_class(agents.parse_spec(spec)[0]).fair)
+    except GameError:
+        return True  # an unknown name never got this far; records from elsewhere are shown as they are
 
 
 def relative_rewards(records: list[GameRecord], specs: list[str], spec: str, lower_is_better: bool) -> list[float]:
@@ -471,7 +479,8 @@ def format_table(summary: dict[str, Any]) -> str:
              f"seed={summary['seed']}"
              + (f"  INTERRUPTED after {summary['games']} of {summary['planned_games']} games"
                 if summary.get("interrupted") else ""), head]
-    lines += [row(f"agent {a['spec']}", a) for a in summary["agents"]]
+    lines += [row(f"agent {a['spec']}" + ("" if a.get("fair", True) else " [CHEATING: sees every card]"), a)
+              for a in summary["agents"]]
     for a in summary["agents"]:
         if "mean_relative" in a:
             lo, hi = a["mean_relative_ci95"]

@@ -260,3 +260,17 @@ def test_summary_has_the_relative_reward_of_seeds_001_in_games_without_partners(
     assert higher["t"]["mean_relative"] == pytest.approx(-rows["t"]["mean_relative"])  # more points are better
     teams = arena.summarize(records, specs, [(0, 2), (1, 3)], lower_is_better=True)["agents"]
     assert all("mean_relative" not in a for a in teams)  # partnership games: no relative reward
+
+
+def test_a_cheating_agent_is_labelled_in_the_summary_and_the_table(tmp_path, capsys) -> None:
+    import json
+
+    path = tmp_path / "out.json"
+    assert arena.main(["--game", "bisca", "--agents", "cheat:iterations=10", "random", "--games", "2", "--seed", "1",
+                       "--jobs", "1", "--unit", "hand", "--json", str(path)]) == 0
+    rows = {a["spec"]: a["fair"] for a in json.loads(path.read_text(encoding="utf-8"))["agents"]}
+    assert rows == {"cheat:iterations=10": False, "random": True}
+    table = capsys.readouterr().out
+    cheat_line = next(line for line in table.splitlines() if line.startswith("agent cheat"))
+    assert "CHEATING" in cheat_line
+    assert "CHEATING" not in next(line for line in table.splitlines() if line.startswith("agent random"))
