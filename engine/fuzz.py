@@ -3,8 +3,9 @@
 Every game, every example variant, every registered search option (simulation policies, pruners, move
 handlers, resolvers, biases, opponent policies) and every other agent is tried with tiny budgets, and every
 move's legality is checked (the arena's ``play_hand``). A failure prints the game, variant, SPECs and
-traceback with the state as JSON (for a regression test), and saves it with --out. The test suite runs a
-few hands of it; longer runs are for after a change:
+traceback with the state as JSON (for a regression test), and saves it with --out. The games take turns; the
+variant and the seats' SPECs are drawn at random. The test suite runs one hand of every game (``--hands``
+without a time limit); longer runs are for after a change:
 
     python -m engine.fuzz --seconds 600 --seed 2 --out fuzz-failures/
 """
@@ -56,9 +57,11 @@ def option_specs(game: Game) -> list[str]:
     return usable
 
 
-def play_random_hand(rng: random.Random) -> tuple[str, dict, list[str], str | None]:
-    """One hand of a random game, variant and SPECs; returns them and the failure's traceback (or None)."""
-    name = rng.choice(registry.available())
+def play_random_hand(rng: random.Random, name: str | None = None) -> tuple[str, dict, list[str], str | None]:
+    """One hand of ``name`` (default: a random game) with a random example variant and SPECs; returns them and
+    the failure's traceback (or None)."""
+    if name is None:
+        name = rng.choice(registry.available())
     variant = rng.choice(registry.game_class(name).example_variants)
     game = registry.create(name, variant)
     specs = option_specs(game)
@@ -75,16 +78,19 @@ def play_random_hand(rng: random.Random) -> tuple[str, dict, list[str], str | No
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.fuzz", description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=60.0, help="how long to run (default 60)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="how long to run (default 60; 0 = no limit)")
     parser.add_argument("--hands", type=int, default=0, help="stop after this many hands (0 = no limit)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default="", help="directory for failure reports (traceback and the state as JSON)")
     args = parser.parse_args(argv)
+    if args.seconds <= 0 and args.hands <= 0:
+        parser.error("give --hands N, --seconds S or both (a run needs an end)")
     rng = random.Random(args.seed)
-    deadline = time.monotonic() + args.seconds
+    deadline = time.monotonic() + args.seconds if args.seconds > 0 else None
+    games = registry.available()
     hands = failures = 0
-    while time.monotonic() < deadline and (not args.hands or hands < args.hands):
-        name, variant, specs, failure = play_random_hand(rng)
+    while (deadline is None or time.monotonic() < deadline) and (not args.hands or hands < args.hands):
+        name, variant, specs, failure = play_random_hand(rng, games[hands % len(games)])  # every game in turn
         hands += 1
         if failure is not None:
             failures += 1

@@ -20,9 +20,26 @@ def test_option_specs_cover_the_games_registered_options_and_agents(name: str) -
         agents.make(spec, game)  # every listed spec is usable here
 
 
-def test_a_short_run_plays_whole_hands_without_failures(capsys: pytest.CaptureFixture[str]) -> None:
-    assert fuzz.main(["--hands", "6", "--seconds", "120", "--seed", "3"]) == 0
-    assert "6 hands, 0 failures" in capsys.readouterr().out
+def test_a_short_run_plays_a_whole_hand_of_every_game_without_failures(monkeypatch: pytest.MonkeyPatch,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    played: list[str] = []
+    original = fuzz.play_random_hand
+
+    def watched(rng: random.Random, name: str | None = None) -> tuple[str, dict, list[str], str | None]:
+        out = original(rng, name)
+        played.append(out[0])
+        return out
+
+    monkeypatch.setattr(fuzz, "play_random_hand", watched)
+    games = registry.available()
+    assert fuzz.main(["--hands", str(len(games)), "--seconds", "0", "--seed", "3"]) == 0
+    assert f"{len(games)} hands, 0 failures" in capsys.readouterr().out
+    assert sorted(played) == sorted(games)
+
+
+def test_a_run_needs_an_end() -> None:
+    with pytest.raises(SystemExit):
+        fuzz.main(["--seconds", "0"])
 
 
 def test_a_failing_agent_is_reported_with_its_state(monkeypatch: pytest.MonkeyPatch) -> None:
