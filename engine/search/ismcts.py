@@ -419,8 +419,9 @@ class ISMCTSAgent(Agent):
         Option("tau", 1.0, "Gibbs temperature for NAST", type=float, min=0.001, max=1000.0),
         Option("epsilon", 0.2, "epsilon for NAST epsilon-greedy", type=float, min=0.0, max=1.0),
         Option("nast_c", 0.7, "UCB1 constant for NAST ucb1", type=float, min=0.0, max=100.0),
-        Option("endgame", 0, "solve exactly (perfect-information alpha-beta, averaged over every consistent "
-               "deal) when at most this many deals are possible; 0 = off", type=int, min=0, max=100_000),
+        Option("endgame", 0, "solve the rest of the hand by perfect-information alpha-beta (paranoid: every "
+               "seat outside the team plays against it), averaged over every consistent deal, when at most this "
+               "many deals are possible; 0 = off", type=int, min=0, max=100_000),
         Option("transpositions", False, "ISMCTS-T: share nodes between equal (abstracted) information sets",
                type=bool),
         Option("tt_stats", "edge", "ISMCTS-T statistics: 'edge' = each parent keeps its own visits, availability "
