@@ -33,7 +33,7 @@ def option_specs(game: Game) -> list[str]:
     name = game.name
     registered = hooks.registered(name)
     base = f"ismcts:iterations={TINY}"
-    specs = [f"{base},sim={s}" for s in hooks.policies(name)]
+    specs = [f"{base},sim={s}" for s in ["random", *hooks.policies(name)]]
     specs += [f"{base},prune={p}" for p in registered["pruner"]]
     specs += [f"{base},handler={h}" for h in registered["handler"]]
     specs += [f"{base},handler={h},resolve={r}" for h in registered["handler"][:1] for r in registered["resolver"]]

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from engine import agents, registry
 from engine.agents.pharaoh_rules import (
     play_first_rollout,
     play_random_rollout,
@@ -232,3 +233,21 @@ def test_ismcts_uses_the_registered_pruners_and_rollouts() -> None:
             move = agents.make(spec, g).choose(obs, random.Random(k), Budget())
             assert move in prune_smallest(state, legal)
             assert agents.make(spec, g).choose(obs, random.Random(k), Budget()) == move  # same seed, same move
+
+
+def test_a_spec_without_sim_gets_the_games_default_simulation() -> None:
+    """Pharaoh's random playouts run for hundreds of turns, so ``ismcts`` there defaults to the pruned
+    ``play-smallest`` playouts (seeds/004 4.4); every other game keeps random playouts; ``sim=random`` still
+    asks for them."""
+    from engine.search import hooks
+
+    for name in registry.available():
+        conf = agents.make("ismcts:iterations=10", registry.create(name)).conf
+        assert conf.sim == ("play-smallest" if name == "pharaoh" else "random") == hooks.default_simulation(name)
+    game = registry.create("pharaoh")
+    assert agents.make("ismcts:iterations=10,sim=random", game).conf.sim == "random"
+    state = game.new_hand(random.Random(5))
+    obs = state.observation(state.current_player)
+    default = agents.make("ismcts:iterations=200", game).choose(obs, random.Random(1))
+    explicit = agents.make("ismcts:iterations=200,sim=play-smallest", game).choose(obs, random.Random(1))
+    assert default == explicit

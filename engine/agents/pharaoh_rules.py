@@ -497,6 +497,7 @@ def _register() -> None:
     hooks.register_rollout("pharaoh", "play-random", play_random_rollout)
     hooks.register_rollout("pharaoh", "play-first", play_first_rollout)
     hooks.register_rollout("pharaoh", "play-smallest", play_smallest_rollout)
+    hooks.register_default_simulation("pharaoh", "play-smallest")
     hooks.register_pruner("pharaoh", "smallest", prune_smallest)
     hooks.register_pruner("pharaoh", "biggest", prune_biggest)
     hooks.register_pruner("pharaoh", "play", prune_play)

@@ -19,6 +19,9 @@ The search itself never special-cases a game. A game (or the module of its rule-
 * rollouts: ``register_rollout(game, name, fn)`` with ``fn(state, rng) -> None`` playing a state to the
   end in place (an inlined simulation policy, faster than a per-move policy); ``sim=NAME`` looks for a
   rollout of that name first, then for a per-move policy.
+* default simulation: ``register_default_simulation(game, name)``, the ``sim=`` policy a SPEC without one
+  gets (default ``random``; Pharaoh's random playouts run for hundreds of turns, so it registers its pruned
+  ``play-smallest``, seeds/004 4.4).
 * move pruners: ``register_pruner(game, name, fn)`` with ``fn(state, moves) -> moves`` returning a
   non-empty subset of the legal moves in a stable order (seeds/004 4.4 heuristic move pruning); used with
   ``prune=NAME`` at every node of the search tree.
@@ -59,6 +62,7 @@ def _seed_bisca_exploration(game: Game) -> float:
 
 _explorations: dict[str, Callable[[Game], float]] = {
     "bisca": _seed_bisca_exploration, "briscola": _seed_bisca_exploration}
+_default_simulations: dict[str, str] = {}
 _loaded: set[str] = set()
 
 # Modules that register hooks for a game when imported (rule-based players, game modules).
@@ -133,6 +137,17 @@ def default_exploration(game: Game) -> float:
     _load_providers(game.name)
     fn = _explorations.get(game.name)
     return DEFAULT_EXPLORATION if fn is None else fn(game)
+
+
+def register_default_simulation(game: str, name: str) -> None:
+    """Register ``name`` (a rollout or policy of ``game``, or ``random``/``nast``) as ``game``'s default ``sim=``."""
+    _default_simulations[game] = name
+
+
+def default_simulation(game: str) -> str:
+    """The ``sim=`` a SPEC without one uses for ``game``: its registered default, else ``random``."""
+    _load_providers(game)
+    return _default_simulations.get(game, "random")
 
 
 def _lookup(table: dict[tuple[str, str], Any], game: str, name: str, what: str) -> Any:

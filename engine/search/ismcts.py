@@ -99,7 +99,7 @@ class _Config:
         self.seconds = float(cfg["seconds"])
         self.c = exploration(float(cfg["c"]), game)
         self.reward = str(cfg["reward"])
-        self.sim = str(cfg["sim"])
+        self.sim = str(cfg["sim"]) if cfg["sim"] != "default" else hooks.default_simulation(game.name)
         self.nast_n = int(cfg["nast_n"])
         self.nast_policy = str(cfg["nast_policy"])
         self.tau = float(cfg["tau"])
@@ -412,8 +412,9 @@ class ISMCTSAgent(Agent):
     description = ("single-observer information set MCTS (fair: samples deals consistent with what its "
                    "seat has seen)")
     params = search_options(1000) + (
-        Option("sim", "random", "simulation policy: random, nast, or a game heuristic registered in "
-               "engine.search.hooks (e.g. greedy for Scopone)", type=str),
+        Option("sim", "default", "simulation policy: random, nast, or a game heuristic registered in "
+               "engine.search.hooks (e.g. greedy for Scopone); default = the game's registered default: random "
+               "playouts, in Pharaoh play-smallest", type=str),
         Option("nast_n", 2, "NAST n-gram length", type=int, min=1, max=4),
         Option("nast_policy", "roulette", "NAST move policy", choices=NAST_POLICIES),
         Option("tau", 1.0, "Gibbs temperature for NAST", type=float, min=0.001, max=1000.0),
