@@ -308,6 +308,8 @@ def _child_main(progress_interval: float) -> None:
             move, iterations = _decide(MoveRequest(**fields), cancel, on_progress)
             if not cancel.is_set():
                 send(["done", rid, move, time.perf_counter() - start, iterations])
+            else:  # acknowledged: the search stopped here (the caller has already moved on)
+                send(["cancelled", rid, iterations, time.perf_counter() - start])
         except Exception as e:  # noqa: BLE001 - report every failure to the caller
             detail = traceback.format_exc(limit=3)
             send(["failed", rid, f"{type(e).__name__}: {e}\n{detail}"])
@@ -421,6 +423,7 @@ class MoveWorker:
         self._pending: int | None = None  # request id the caller still waits for
         self._closed = False
         self._pid: int | None = None
+        self._stopped: list[tuple[int, int]] = []
         self._thread = threading.Thread(target=self._run, name="move-worker", daemon=True)
         self._thread.start()
         _live_workers.add(self)
@@ -455,6 +458,12 @@ class MoveWorker:
             self._events = [e for e in self._events if not isinstance(e, WorkerProgress)]
         if rid is not None:
             self._inbox.put(("cancel", rid))
+
+    def stopped_searches(self) -> list[tuple[int, int]]:
+        """``(request_id, iterations)`` of each cancelled or superseded search that the search process has
+        confirmed it stopped (the caller never needs to wait for this; it is for checks and diagnostics)."""
+        with self._lock:
+            return list(self._stopped)
 
     @property
     def busy(self) -> bool:
@@ -599,6 +608,9 @@ class MoveWorker:
                     if running is not None and running.request_id == msg[1]:
                         running = None
                     self._emit(WorkerDone(msg[1], msg[2], msg[3], msg[4]))
+                elif what == "cancelled":
+                    with self._lock:
+                        self._stopped.append((int(msg[1]), int(msg[2])))
                 elif what == "failed":
                     mine = running is not None and running.request_id == msg[1]
                     fb = running.fallback if mine and running is not None else -1

@@ -71,6 +71,26 @@ def test_cancel_gives_no_done_and_the_worker_stays_usable(worker: MoveWorker) ->
     assert [e.move for e in events if isinstance(e, WorkerDone)] == [choose_move(req2)]
 
 
+def test_a_bare_cancel_stops_the_search_in_the_process(worker: MoveWorker) -> None:
+    """The cancel reaches the search process and ends its search long before its 10,000,000 iterations
+    (no new request follows, which would stop it too); the process then serves the next request."""
+    req, _ = _request("ismcts:iterations=10000000")
+    rid = worker.request(req)
+    while not any(isinstance(e, WorkerProgress) for e in worker.poll()):
+        time.sleep(0.01)
+    worker.cancel()
+    end = time.monotonic() + 60.0  # a safety net against a hang, not a timing assertion
+    while not worker.stopped_searches() and time.monotonic() < end:
+        time.sleep(0.01)
+    stopped = worker.stopped_searches()
+    assert [r for r, _ in stopped] == [rid]
+    assert 0 < stopped[0][1] < 10_000_000
+    assert worker.poll() == []  # nothing of the cancelled request reaches the caller
+    req2, legal = _request("ismcts:iterations=30", seed=9)
+    worker.request(req2)
+    assert [e.move for e in _wait(worker) if isinstance(e, WorkerDone)] == [choose_move(req2)]
+
+
 def test_new_request_supersedes_pending_one(worker: MoveWorker) -> None:
     req, _ = _request("ismcts:iterations=10000000")
     first = worker.request(req)
