@@ -14,7 +14,9 @@ from engine.observation import Observation
 
 @dataclass
 class Progress:
-    """A search's progress report: iterations so far, best move so far and its estimated win rate."""
+    """A search's progress report: iterations so far, best move so far and its estimated value on 0..1
+    (``win_rate``): the win rate with the ``pwl`` and ``wl`` rewards; with ``sd``, ``score`` and
+    ``relative`` the mean reward mapped onto 0..1, which ranks moves the same way but is not a probability."""
 
     iterations: int
     best_move: int | None
