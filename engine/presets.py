@@ -2,9 +2,10 @@
 
 Levels go from ``beginner`` (weak, fast) to ``expert`` (strongest at about one second per move or less on a
 2-core laptop-class machine). Each step searches about four times as many simulated deals as the one below
-(a roughly even ladder on the log scale where ISMCTS strength grows). Expert's iteration count is what one
-second of one core buys at a hand's opening (the slowest position) on the development machine, and its
-``seconds=1.0`` cap keeps slower or busier machines at one second. The measured ladder (each level against
+(a roughly even ladder on the log scale where ISMCTS strength grows). Expert's iteration count was what one
+second of one core bought at a hand's opening (the slowest position) on the development machine when it was
+set; the search has become faster since, so expert now takes about 0.2-0.5 s a move there
+(``docs/performance.md``), and its ``seconds=1.0`` cap keeps slower or busier machines at one second. The measured ladder (each level against
 the fixed rule-based and random references) is in ``docs/results.md``, section "Difficulty presets".
 """
 
