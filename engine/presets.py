@@ -5,8 +5,9 @@ Levels go from ``beginner`` (weak, fast) to ``expert`` (strongest at about one s
 (a roughly even ladder on the log scale where ISMCTS strength grows). Expert's iteration count was what one
 second of one core bought at a hand's opening (the slowest position) on the development machine when it was
 set; the search has become faster since, so expert now takes about 0.2-0.5 s a move there
-(``docs/performance.md``), and its ``seconds=1.0`` cap keeps slower or busier machines at one second. The measured ladder (each level against
-the fixed rule-based and random references) is in ``docs/results.md``, section "Difficulty presets".
+(``docs/performance.md``), and its ``seconds=1.0`` cap keeps slower or busier machines at one second. The
+measured ladder (each level against the fixed rule-based and random references) is in ``docs/results.md``,
+section "Difficulty presets".
 """
 
 from __future__ import annotations
