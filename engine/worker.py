@@ -47,6 +47,7 @@ import threading
 import time
 import traceback
 import weakref
+from collections import deque
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -423,7 +424,7 @@ class MoveWorker:
         self._pending: int | None = None  # request id the caller still waits for
         self._closed = False
         self._pid: int | None = None
-        self._stopped: list[tuple[int, int]] = []
+        self._stopped: deque[tuple[int, int]] = deque(maxlen=100)  # the latest confirmations
         self._thread = threading.Thread(target=self._run, name="move-worker", daemon=True)
         self._thread.start()
         _live_workers.add(self)
