@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from app.i18n import option_value, t
+from app.i18n import language, option_value, t
 
 
 class Suit(NamedTuple):
@@ -251,13 +251,21 @@ def mosssidewhist(b: dict[str, Any], ctx: Context) -> list[Row]:
     return rows
 
 
+def ordinal(n: int) -> str:
+    """A place as the language writes it: 1st, 2nd (English), 1.º (Portuguese), 1° (Italian), 1. (Slovak)."""
+    if language() == "en":
+        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"{n}{suffix}"
+    return t("{n}.", n=n)
+
+
 def pharaoh(b: dict[str, Any], ctx: Context) -> list[Row]:
     """Pharaoh: place, cards left and the points (places scoring) or penalty (penalty scoring)."""
     n = len(ctx.teams)
     rows: list[Row] = []
     place_of = b.get("place_of", [])
     if len(place_of) == n:
-        rows.append(Row(t("Place"), cells(place_of, lambda p: t("{n}.", n=p))))
+        rows.append(Row(t("Place"), cells(place_of, ordinal)))
     if len(b.get("cards_left", [])) == n:
         rows.append(Row(t("Cards left"), cells(b["cards_left"])))
     penalty_scoring = ctx.game.variant.get("scoring") == "penalty"

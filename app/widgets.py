@@ -19,6 +19,21 @@ def button(ui: pygame_gui.UIManager, rect: pygame.Rect, text: str, object_id: st
     return b
 
 
+def fit_button_text(b: UIButton, text: str) -> None:
+    """Show ``text`` on ``b``, cut short with an ellipsis (the whole text as its tooltip) if it is wider than
+    the button."""
+    room = b.rect.w - 12
+    font = getattr(b, "font", None)
+    if font is None or font.size(text)[0] <= room:
+        b.set_text(text)
+        return
+    cut = text
+    while cut and font.size(cut + "…")[0] > room:
+        cut = cut[:-1]
+    b.set_text(cut.rstrip() + "…")
+    b.set_tooltip(text)
+
+
 def label(ui: pygame_gui.UIManager, rect: pygame.Rect, text: str, object_id: str | None = None,
           container: Any = None) -> UILabel:
     """A text label."""

@@ -331,15 +331,19 @@ class MatchEndScreen(Screen):
         txt.blit_text(surface, text, (w // 2, int(h * 0.22)), int(size * 1.3), WHITE, True, "center",
                       max_width=w - 60)
         y = int(h * 0.32)
-        for team, total in zip(game.teams(), ctl.match.totals, strict=False):
+        # Best first (the winners on top, in gold), so the order reads as a ranking.
+        standings = sorted(zip(game.teams(), ctl.match.totals, strict=False),
+                           key=lambda tt: tt[1], reverse=not game.lower_is_better())
+        for team, total in standings:
             names = " & ".join(ctl.seats[s].label for s in team)
-            txt.blit_text(surface, f"{names}: {total:g}", (w // 2, y), size, WHITE, False, "center",
+            won = any(s in winners for s in team)
+            txt.blit_text(surface, f"{names}: {total:g}", (w // 2, y), size, GOLD if won else WHITE, won, "center",
                           max_width=w - 60)
             y += size + 10
         if game.lower_is_better():
             txt.blit_text(surface, t("(the lowest total wins)"), (w // 2, y), int(size * 0.85), MUTED, False,
                           "midtop")
-            y += size + 4
+            y += int(size * 1.3)
         session = ctl.session
         extra = t("Hands: {n} · hints used: {hints} · undos: {undos}", n=len(ctl.match.hands),
                   hints=session.hints_used, undos=session.undos_used)

@@ -115,8 +115,10 @@ class SurveyScreen(Screen):
         box_w = min(w - 2 * margin, max(1100, int(w * 0.6)))
         x = (w - box_w) // 2
         small = int(size * 0.85)
-        widest = max([txt.font(small).size(i.label(p, lang))[0] for i in items if i.type == "likert"
-                      for p in (1, i.scale)] or [0])
+        # Measured over the whole questionnaire, so that every page and language puts the scales at the
+        # same place (a scale that moves between pages is a confound in a perception study).
+        widest = max([txt.font(small).size(i.label(p, lang))[0] for _target, page in self.pages for i in page
+                      if i.type == "likert" for p in (1, i.scale)] or [0])
         label_w = max(LIKERT_LABEL_W, min(widest + 16, box_w // 4))  # room for the Likert scales' end labels
         for item in items:
             prompt = item.prompt(lang, target.label if target else "")
@@ -135,8 +137,10 @@ class SurveyScreen(Screen):
                     self.widgets[("likert", item.id, p)] = button(
                         self.ui, pygame.Rect(left + (p - 1) * (bw + 4), y, bw, bh), str(p),
                         "#primary" if chosen else None)
-                self.texts.append((item.label(1, lang), (x, y + (bh - small) // 2), small, MUTED, False,
-                                   label_w - 10))
+                low = item.label(1, lang)
+                low_w = txt.font(txt.fit(low, small, label_w - 10)).size(low)[0]
+                self.texts.append((low, (left - 8 - low_w, y + (bh - small) // 2), small, MUTED, False,
+                                   label_w - 10))  # right-aligned against the scale, as the high end is left-aligned
                 self.texts.append((item.label(item.scale, lang),
                                    (left + item.scale * (bw + 4) + 8, y + (bh - small) // 2), small, MUTED, False,
                                    label_w - 10))

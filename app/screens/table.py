@@ -19,7 +19,7 @@ from app.layout import TableLayout, table_layout
 from app.main import Screen
 from app.tables import Scene, Sprite, View, renderer_for
 from app.tables.base import GOLD, MUTED, WHITE, hand_counts, stock_count
-from app.widgets import button, line_height
+from app.widgets import button, fit_button_text, line_height
 from engine.games.tricks import PASS_FLAG, TrickState
 
 ANIM_SECONDS = {0: 0.0, 1: 0.45, 2: 0.25, 3: 0.12}
@@ -27,6 +27,8 @@ TRICK_PAUSE_MS = {0: 500, 1: 1400, 2: 900, 3: 550}
 FELT = (22, 84, 56)
 FELT_DARK = (16, 62, 42)
 SIDEBAR = (14, 44, 31)
+SELECTED = (90, 220, 110)
+"""Border of picked cards (Hearts' passing, Scopone's capture choice): unlike the focus and legal marks."""
 
 
 @dataclass
@@ -243,12 +245,25 @@ class TableScreen(Screen):
         room = max(1, (bottom - top) // (bh + gap) - 1)
         shown = cands[:room]
         y = bottom - (len(shown) + 1) * (bh + gap)
+        labels = self.choice_labels(shown)
         for i, m in enumerate(shown):
-            self.buttons[("pick", m)] = button(self.ui, pygame.Rect(side.left, y, side.w, bh),
-                                               f"{i + 1}. {self.move_label(m)}")
+            b = button(self.ui, pygame.Rect(side.left, y, side.w, bh), "")
+            fit_button_text(b, f"{i + 1}. {labels[i]}")
+            self.buttons[("pick", m)] = b
             y += bh + gap
         self.buttons["cancel_choice"] = button(self.ui, pygame.Rect(side.left, y, side.w, bh), t("Cancel (Esc)"))
         self.choice_top = bottom - (len(shown) + 1) * (bh + gap)
+
+    def choice_labels(self, moves: list[int]) -> list[str]:
+        """The choice list's texts: each move's label, without the cards when every choice plays the same
+        cards (Pharaoh's Ober naming a suit: the raised card is already shown; only the suit differs)."""
+        if self.game.name == "pharaoh" and len(moves) > 1:
+            from engine.games.pharaoh import named_suit
+
+            same = {tuple(movelib.move_cards(self.ctl.state, m)) for m in moves}
+            if len(same) == 1 and all(named_suit(m) >= 0 for m in moves):
+                return ["→ " + t(self.game.deck.suit_names[named_suit(m)]) for m in moves]
+        return [self.move_label(m) for m in moves]
 
     def card_name(self, card: int) -> str:
         """Short readable card name in the current language, e.g. "6 Coins" or "Horse Cups"."""
@@ -668,9 +683,26 @@ class TableScreen(Screen):
             self.draw_privacy(surface)
         if self.review and self.ctl.last_trick is not None:
             winner = self.ctl.seats[self.ctl.last_trick.winner].label
-            txt.blit_text(surface, t("Last trick, won by {name} - click or press T to return", name=winner),
-                          (lay.centre.centerx, lay.centre.top + lay.label_size), lay.label_size, GOLD,
-                          True, "center", max_width=lay.centre.w)
+            self.draw_review_caption(surface, scene, t("Last trick, won by {name} - click or press T to return",
+                                                       name=winner))
+
+    def draw_review_caption(self, surface: pygame.Surface, scene: Scene, text: str) -> None:
+        """The last-trick caption on a dark plate, just above the trick's cards where there is room (below
+        them otherwise), so that it never covers a card."""
+        lay = self.lay
+        size = txt.fit(text, lay.label_size, lay.centre.w - 2 * lay.label_size, True)
+        surf = txt.render(text, size, GOLD, True)
+        plate = surf.get_rect().inflate(size, size // 2)
+        trick = [sp.rect for sp in scene.sprites if sp.zone == "trick"]
+        cards = trick[0].unionall(trick[1:]) if trick else pygame.Rect(lay.centre.centerx, lay.centre.top, 0, 0)
+        gap = size // 2
+        if cards.top - gap - plate.h >= lay.centre.top:
+            plate.midbottom = (lay.centre.centerx, cards.top - gap)
+        else:
+            plate.midtop = (lay.centre.centerx, cards.bottom + gap)
+        plate.clamp_ip(lay.centre)
+        pygame.draw.rect(surface, (10, 40, 28), plate, border_radius=plate.h // 2)
+        surface.blit(surf, surf.get_rect(center=plate.center))
 
     def draw_sprites(self, surface: pygame.Surface, scene: Scene, now: float) -> None:
         """Draw the cards: moved ones slide from their previous place, new ones from the seat that played
@@ -779,8 +811,8 @@ class TableScreen(Screen):
                 pygame.draw.rect(surface, (255, 255, 255), pos.inflate(4, 4), width=3, border_radius=radius)
         elif sp.mark in ("legal",):
             pygame.draw.rect(surface, GOLD, pos.inflate(2, 2), width=2, border_radius=radius)
-        elif sp.mark in ("selected", "picked"):
-            pygame.draw.rect(surface, (255, 255, 255), pos.inflate(4, 4), width=4, border_radius=radius)
+        elif sp.mark in ("selected", "picked"):  # green, unlike the white keyboard focus and the gold legal cards
+            pygame.draw.rect(surface, SELECTED, pos.inflate(6, 6), width=5, border_radius=radius)
         elif sp.mark == "hint":
             pygame.draw.rect(surface, (80, 220, 255), pos.inflate(6, 6), width=5, border_radius=radius)
         elif sp.mark == "focus":

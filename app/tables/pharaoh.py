@@ -50,8 +50,9 @@ class PharaohRenderer(TableRenderer):
             scene.labels.append(Label(t("Suit named: {suit}", suit=t(deck.suit_names[suit])),
                                       (cx + cw // 2, y), lay.label_size, GOLD, "center", True, plate=True))
             y -= int(lay.label_size * 1.8)
-        pending_draw = getattr(state, "pending_draw", 0)
-        pending_skip = getattr(state, "pending_skip", 0)
+        over = state.is_terminal()  # a VII or an Ace still pending when the hand ended binds no one
+        pending_draw = 0 if over else getattr(state, "pending_draw", 0)
+        pending_skip = 0 if over else getattr(state, "pending_skip", 0)
         if pending_draw:
             scene.labels.append(Label(t("VII pending: draw {n} or play a VII", n=pending_draw), (cx + cw // 2, y),
                                       lay.label_size, (255, 170, 140), "center", True, plate=True))
@@ -65,7 +66,7 @@ class PharaohRenderer(TableRenderer):
         deck = self.game.deck
         lines = []
         suit = getattr(state, "active_suit", -1)
-        if 0 <= suit < len(deck.suits):
+        if 0 <= suit < len(deck.suits) and not state.is_terminal():
             lines.append(t("Suit to follow: {suit}", suit=t(deck.suit_names[suit])))
         finished = getattr(state, "finished", [])
         if finished:

@@ -86,7 +86,7 @@ class ScoponeRenderer(TableRenderer):
                 r = pygame.Rect(0, 0, sh, sw)
                 r.center = (x + sw // 2 + j * (sw // 4), y + sh // 2)
                 scene.sprites.append(Sprite(("scopa", card), r, card, 90, "scopa", -1, width=sw))
-            text = t("Taken: {n}", n=count)
+            text = self.side_name(view, side) + " · " + t("Taken: {n}", n=count)
             if scope[side]:
                 text += " · " + t("Scope: {n}", n=len(scope[side]))
             ly = y + sh + lay.label_size // 2 + 4 if side == my_side else y - lay.label_size // 2 - 4
@@ -106,5 +106,5 @@ class ScoponeRenderer(TableRenderer):
         state = view.state
         captured = getattr(state, "captured", [0, 0])
         scope = getattr(state, "scope", [0, 0])
-        return [t("Cards taken: {a} - {b}", a=captured[0].bit_count(), b=captured[1].bit_count()),
-                t("Scope: {a} - {b}", a=scope[0], b=scope[1])]
+        return [f"{self.side_name(view, side)}: " + t("Taken: {n}", n=captured[side].bit_count()) + " · "
+                + t("Scope: {n}", n=scope[side]) for side in (0, 1)]
