@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import time
+from functools import lru_cache
 from typing import Any
 
 import pygame
@@ -116,7 +118,9 @@ class StatisticsScreen(Screen):
                 break
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.finished_at))
             outcome = {1.0: t("won"), 0.5: t("draw"), 0.0: t("lost")}.get(g.human_outcome, "")
-            totals = " - ".join(f"{v:g}" for v in g.totals)
+            mine = _human_team(g)
+            you = t("You").lower()
+            totals = " - ".join(f"{v:g} ({you})" if i == mine else f"{v:g}" for i, v in enumerate(g.totals))
             line = "   ·   ".join(x for x in (when, _title(g.game), outcome[:1].upper() + outcome[1:], totals) if x)
             txt.blit_text(surface, line, (margin, y + 4), size, WHITE, max_width=full - 180)
             y += bh + 4
@@ -273,3 +277,19 @@ def replay_move_text(before: Any, move: int, name: str, notation: str) -> str:
         if suit >= 0:
             text += " → " + t(before.game.deck.suit_names[suit])
     return text
+
+
+@lru_cache(maxsize=64)
+def _team_of_seat(game: str, variant_json: str, seat: int) -> int | None:
+    try:
+        teams = registry.create(game, json.loads(variant_json)).teams()
+    except Exception:  # noqa: BLE001 - a record of a game or variant this version does not know
+        return None
+    return next((i for i, team in enumerate(teams) if seat in team), None)
+
+
+def _human_team(g: Any) -> int | None:
+    """Which of a recent game's totals is the human player's (None: no human seat, or unknown)."""
+    if g.human_seat is None:
+        return None
+    return _team_of_seat(g.game, json.dumps(g.variant, sort_keys=True), g.human_seat)
