@@ -64,7 +64,7 @@ class SummaryScreen(Screen):
         w, h = self.app.size
         bh = line_height(self.app.font_size)
         title, small = self.font_sizes(h)
-        width = min(w - 40, max(700, int(w * 0.62)), max(700, small * 48))
+        width = min(w - 40, max(820, int(w * 0.62)), max(820, small * 48))  # room for the primiera chips
         rows = self.rows()
         head = 16 + title + 10 + 2 * (small + 12) + 10
         while small > 11 and head + self.layout_height(rows, small, width) + bh + 48 > h - 30:
