@@ -232,7 +232,10 @@ class ReplayScreen(Screen):
         if step.move is not None and step.seat is not None:
             before = self.steps[self.index - 1].state if self.index > 0 else None
             lines.append(replay_move_text(before, step.move, names[step.seat], step.notation))
-        lines.append(t("Score: {scores}", scores=" · ".join(f"{v:g}" for v in step.totals)))
+        teams = self.game.teams()
+        lines.append(t("Score: {scores}", scores=" · ".join(
+            f"{' & '.join(names[s] for s in teams[i])} {v:g}" if i < len(teams) else f"{v:g}"
+            for i, v in enumerate(step.totals))))
         for line in lines:
             for part in txt.wrap(line, size, w):
                 txt.blit_text(surface, part, (x, y), size, WHITE)

@@ -199,7 +199,7 @@ class TableRenderer:
         sw, sh = lay.small_w, lay.small_h
         open_cards = self.hand_cards(view, seat) if view.open_hands else []
         if open_cards and side:
-            step, total = fan_positions(len(open_cards), int(lay.centre.h * 0.8), sh, sh * 0.3)
+            step, total = fan_positions(len(open_cards), int(lay.centre.h * 1.0), sh, sh * 0.3)
             top = ay - total // 2
             for i, card in enumerate(open_cards):
                 r = pygame.Rect(ax - sw // 2, int(top + i * step), sw, sh)
