@@ -239,7 +239,7 @@ def bench_endgame(game: Game, spec: str, hands: int, seed: int, node_limit: int 
     if not isinstance(agent, ISMCTSAgent) or not agent.conf.endgame:
         raise GameError("endgame mode needs an ismcts SPEC with endgame=N (N: the most deals to solve)")
     limit = NODE_LIMIT if node_limit is None else node_limit
-    attempts = too_many = out_of_nodes = 0
+    attempts = too_many = ordered = out_of_nodes = 0
     nodes: list[float] = []
     seconds: list[float] = []
     failed_seconds: list[float] = []
@@ -268,7 +268,9 @@ def bench_endgame(game: Game, spec: str, hands: int, seed: int, node_limit: int 
                         seconds.append(elapsed)
                     else:
                         failed_seconds.append(elapsed)
-                        if stats["deals"] < 0:
+                        if stats["deals"] == -2:
+                            ordered += 1
+                        elif stats["deals"] < 0:
                             too_many += 1
                         else:
                             out_of_nodes += 1
@@ -279,7 +281,7 @@ def bench_endgame(game: Game, spec: str, hands: int, seed: int, node_limit: int 
 
     return {"hands": hands, "deal_limit": agent.conf.endgame, "node_limit": limit,
             "max_cards": ENDGAME_MAX_CARDS, "attempts": attempts, "solved": len(nodes),
-            "too_many_deals": too_many, "out_of_nodes_or_time": out_of_nodes,
+            "too_many_deals": too_many, "stock_order_matters": ordered, "out_of_nodes_or_time": out_of_nodes,
             "nodes_per_solve": summary(nodes), "seconds_per_solve": summary(seconds),
             "seconds_per_failed_attempt": summary(failed_seconds),
             "by_cards_left": {str(c): {"attempts": a, "solved": s} for c, (a, s) in sorted(by_cards.items())}}

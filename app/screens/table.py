@@ -688,7 +688,8 @@ class TableScreen(Screen):
 
     def draw_review_caption(self, surface: pygame.Surface, scene: Scene, text: str) -> None:
         """The last-trick caption on a dark plate, just above the trick's cards where there is room (below
-        them otherwise), so that it never covers a card."""
+        them otherwise, and nowhere if neither fits), so that it never covers a card; the sidebar's status
+        line always says it too."""
         lay = self.lay
         size = txt.fit(text, lay.label_size, lay.centre.w - 2 * lay.label_size, True)
         surf = txt.render(text, size, GOLD, True)
@@ -698,9 +699,10 @@ class TableScreen(Screen):
         gap = size // 2
         if cards.top - gap - plate.h >= lay.centre.top:
             plate.midbottom = (lay.centre.centerx, cards.top - gap)
-        else:
+        elif cards.bottom + gap + plate.h <= lay.centre.bottom:
             plate.midtop = (lay.centre.centerx, cards.bottom + gap)
-        plate.clamp_ip(lay.centre)
+        else:
+            return  # no room on the table (wide windows): the sidebar's status line says it
         pygame.draw.rect(surface, (10, 40, 28), plate, border_radius=plate.h // 2)
         surface.blit(surf, surf.get_rect(center=plate.center))
 
@@ -940,8 +942,11 @@ class TableScreen(Screen):
                 hy += int(size * 0.8) + 3
 
     def status_text(self) -> str:
-        """Whose turn it is and what they should do."""
+        """Whose turn it is and what they should do (while the last trick is shown: how to go back)."""
         ctl = self.ctl
+        if self.review and ctl.last_trick is not None:
+            return t("Last trick, won by {name} - click or press T to return",
+                     name=ctl.seats[ctl.last_trick.winner].label)
         if ctl.hand_over:
             return t("The hand is over.")
         seat = ctl.current

@@ -260,7 +260,8 @@ def solve_information_set(obs: Observation, rng: random.Random, limit: int, *, r
     more than ``limit`` deals, the trees are too big to solve within ``node_limit`` nodes, the
     ``time.perf_counter()`` ``deadline`` passes or ``cancel`` (anything with ``is_set()``) is set.
     ``reward`` is the search's reward kind (see the module docstring). ``stats``, if given, receives the
-    number of consistent ``deals`` (-1: more than ``limit``) and the alpha-beta ``nodes`` visited.
+    number of consistent ``deals`` (-1: more than ``limit``; -2: not tried, the order of two or more stock
+    cards still matters) and the alpha-beta ``nodes`` visited.
 
     For outcome rewards the solve has two passes: the outcome alone (values 0, 0.5 and 1 prune far more),
     then the points, only among the moves with the best outcome and only inside a narrow window around each
@@ -277,7 +278,10 @@ def solve_information_set(obs: Observation, rng: random.Random, limit: int, *, r
 def _solve_information_set(obs: Observation, rng: random.Random, limit: int, reward: str, deadline: float | None,
                            cancel: Any, node_limit: int, made: list[_Solver], info: dict[str, int]) -> int | None:
     deals = [[]] if not obs.slots else enumerate_deals(obs, limit)
-    info["deals"] = -1 if deals is None else len(deals)
+    if deals is not None:
+        info["deals"] = len(deals)
+    else:  # -2: an ordered slot (a stock whose order matters) holds two or more cards
+        info["deals"] = -2 if any(s.ordered and s.count > 1 for s in obs.slots) else -1
     if not deals:
         return None
     moves = obs.legal_moves()

@@ -30,6 +30,7 @@ The search itself never special-cases a game. A game (or the module of its rule-
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -64,6 +65,8 @@ _explorations: dict[str, Callable[[Game], float]] = {
     "bisca": _seed_bisca_exploration, "briscola": _seed_bisca_exploration}
 _default_simulations: dict[str, str] = {}
 _loaded: set[str] = set()
+_loading: set[str] = set()
+_load_lock = threading.RLock()
 
 # Modules that register hooks for a game when imported (rule-based players, game modules).
 _PROVIDERS: dict[str, tuple[str, ...]] = {
@@ -80,17 +83,26 @@ _PROVIDERS: dict[str, tuple[str, ...]] = {
 
 
 def _load_providers(game: str) -> None:
-    """Import the modules that may register hooks for ``game`` (once; missing modules are fine)."""
+    """Import the modules that may register hooks for ``game`` (once; missing modules are fine). Another
+    thread asking meanwhile waits until they are all registered (a search started while a superseded one is
+    still building its agent must not see half the hooks)."""
     if game in _loaded:
         return
-    _loaded.add(game)
-    import importlib
+    with _load_lock:
+        if game in _loaded or game in _loading:  # done, or this thread's own imports asking again
+            return
+        _loading.add(game)
+        import importlib
 
-    for module in _PROVIDERS.get(game, ()):
         try:
-            importlib.import_module(module)
-        except ImportError:
-            pass
+            for module in _PROVIDERS.get(game, ()):
+                try:
+                    importlib.import_module(module)
+                except ImportError:
+                    pass
+        finally:
+            _loading.discard(game)
+            _loaded.add(game)
 
 
 def register_policy(game: str, name: str, fn: PolicyFn) -> None:
