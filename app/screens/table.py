@@ -681,10 +681,16 @@ class TableScreen(Screen):
             self.draw_tooltip(surface, self.hover_text, self.hover_pos)
         if self.ctl.privacy_for is not None:
             self.draw_privacy(surface)
-        if self.review and self.ctl.last_trick is not None:
-            winner = self.ctl.seats[self.ctl.last_trick.winner].label
-            self.draw_review_caption(surface, scene, t("Last trick, won by {name} - click or press T to return",
-                                                       name=winner))
+        caption = self.review_caption()
+        if caption:
+            self.draw_review_caption(surface, scene, caption)
+
+    def review_caption(self) -> str:
+        """While the last trick is shown: who won it and how to go back (else "")."""
+        last = self.ctl.last_trick
+        if not self.review or last is None:
+            return ""
+        return t("Last trick, won by {name} - click or press T to return", name=self.ctl.seats[last.winner].label)
 
     def draw_review_caption(self, surface: pygame.Surface, scene: Scene, text: str) -> None:
         """The last-trick caption on a dark plate, just above the trick's cards where there is room (below
@@ -893,7 +899,7 @@ class TableScreen(Screen):
         hand_line = t("Hand {n}", n=match.hand_index + 1)
         target = self.game.match_target()
         if target:
-            hand_line += " · " + t("to {n}", n=int(target) if float(target).is_integer() else target)
+            hand_line += " · " + t("match to {n}", n=int(target) if float(target).is_integer() else target)
         y = txt.blit_text(surface, hand_line, (x, y), size, MUTED, max_width=w).bottom + 8
         if self.in_study:
             from app.screens.summary import study_progress_text
@@ -944,9 +950,9 @@ class TableScreen(Screen):
     def status_text(self) -> str:
         """Whose turn it is and what they should do (while the last trick is shown: how to go back)."""
         ctl = self.ctl
-        if self.review and ctl.last_trick is not None:
-            return t("Last trick, won by {name} - click or press T to return",
-                     name=ctl.seats[ctl.last_trick.winner].label)
+        caption = self.review_caption()
+        if caption:
+            return caption
         if ctl.hand_over:
             return t("The hand is over.")
         seat = ctl.current
