@@ -80,7 +80,7 @@ class ThreadWorker:
 
     def _run(self, rid: int, req: Any, cancel: threading.Event) -> None:
         from engine import agents, registry
-        from engine.agents.base import Budget
+        from engine.agent import Budget
 
         start = time.monotonic()
         fallback = -1

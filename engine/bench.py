@@ -38,7 +38,7 @@ import time
 from typing import Any
 
 from engine import agents, registry
-from engine.agents.base import Budget, Progress
+from engine.agent import Budget, Progress
 from engine.determinize import determinize
 from engine.game import Game, GameError, GameState
 from engine.rng import derive_seed

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from engine.cards import Deck
+from engine.observation import HiddenSlot, Observation
 
 
 class GameError(Exception):
@@ -440,5 +441,3 @@ class GameState:
 
     __hash__ = None  # type: ignore[assignment]
 
-
-from engine.observation import HiddenSlot, Observation  # noqa: E402  (import at the bottom avoids a cycle)

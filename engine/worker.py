@@ -202,7 +202,7 @@ def _decide(req: MoveRequest, cancel: threading.Event | None, on_progress: Any,
     """Run the request's agent; returns (move, iterations). ``keep_agent`` reuses the seat's agent between
     requests (:func:`_seat_agent`: what lets ``reuse=true`` keep its tree); otherwise the agent is fresh."""
     from engine import agents
-    from engine.agents.base import Budget, Progress
+    from engine.agent import Budget, Progress
 
     game, state = _load(req)
     entry = _seat_agent(req, game, state) if keep_agent else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import agents, registry
-from engine.agents.base import Agent
+from engine.agent import Agent
 from saves.session import GameSession, Seat
 
 

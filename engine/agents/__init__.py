@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from engine.agents.base import Agent, Budget, Progress, parse_spec
+from engine.agent import Agent, Budget, Progress, parse_spec
 from engine.game import Game, VariantError
 
 AGENTS: dict[str, str] = {

@@ -65,7 +65,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.agents.base import Agent, Budget
+from engine.agent import Agent, Budget
 from engine.cards import bits, iter_bits, popcount
 from engine.determinize import determinize
 from engine.game import Game

@@ -48,7 +48,7 @@ import math
 import random
 from typing import Any
 
-from engine.agents.base import Agent, Budget
+from engine.agent import Agent, Budget
 from engine.cards import bits, popcount
 from engine.determinize import determinize
 from engine.game import Game, GameState, Option

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from engine.agents.base import Agent, Budget
+from engine.agent import Agent, Budget
 from engine.observation import Observation
 
 

@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.agents.base import Agent, Budget
+from engine.agent import Agent, Budget
 from engine.cards import bits, popcount
 from engine.game import Game, Option
 from engine.games.scopone import CARD_BITS, CARD_MASK, COIN_MASK, DECK, SETTEBELLO, VALUE, VALUE_MASK

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.agents.base import Agent, Budget
+from engine.agent import Agent, Budget
 from engine.game import Game, GameState, Option, VariantError
 from engine.observation import Observation
 from engine.search.common import Clock, exploration, search_options, to_rate

@@ -18,7 +18,7 @@ import random
 import time
 from collections.abc import Callable
 
-from engine.agents.base import Budget, Progress
+from engine.agent import Budget, Progress
 from engine.game import Game, GameState, HandResult, Option
 from engine.search import hooks
 

@@ -11,7 +11,7 @@ import random
 import time
 from typing import Any
 
-from engine.agents.base import Agent, Budget
+from engine.agent import Agent, Budget
 from engine.determinize import determinize
 from engine.game import Game, Option, VariantError
 from engine.observation import Observation

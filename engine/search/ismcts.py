@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.agents.base import Agent, Budget
+from engine.agent import Agent, Budget
 from engine.game import Game, GameState, Option, VariantError
 from engine.observation import Observation
 from engine.search import hooks

@@ -56,7 +56,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as wait_ready
 from typing import Any
 
-from engine.agents.base import Budget, Progress
+from engine.agent import Budget, Progress
 from engine.game import Game
 from engine.observation import Observation
 
