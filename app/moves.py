@@ -27,7 +27,7 @@ def move_cards(state: GameState, move: int) -> list[int]:
     if name in ("scopone", "scopa"):
         return [move & 63] + bits(move >> 6)
     if name == "pharaoh":
-        from engine.games.pharaoh import play_cards
+        from engine.games.pharaoh.rules import play_cards
 
         return list(play_cards(move))
     try:

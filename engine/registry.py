@@ -1,4 +1,7 @@
-"""The game registry: names -> game classes, loaded lazily so one broken module cannot hide the others.
+"""The game registry: one typed :class:`GameEntry` per game, registered by the game's own package.
+
+Every sub-package of ``engine.games`` is a game family; importing it registers its games (its ``__init__``
+ends with :func:`register`). The registry finds the packages itself, so a new game needs no list here.
 
 >>> from engine import registry
 >>> game = registry.create("sueca", {"target": 4})
@@ -8,48 +11,154 @@
 from __future__ import annotations
 
 import importlib
+import pkgutil
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
+from engine.agent import Agent
 from engine.game import Game, VariantError
+from engine.knowledge import SearchKnowledge
 
-GAMES: dict[str, str] = {
-    "sueca": "engine.games.sueca:Sueca",
-    "bisca": "engine.games.bisca:Bisca",
-    "briscola": "engine.games.bisca:Briscola",
-    "hearts": "engine.games.hearts:Hearts",
-    "mosssidewhist": "engine.games.mosssidewhist:MossSideWhist",
-    "scopone": "engine.games.scopone:Scopone",
-    "scopa": "engine.games.scopone:Scopa",
-    "pharaoh": "engine.games.pharaoh:Pharaoh",
-}
-"""Every game name and the ``module:Class`` that implements it."""
+LEVELS = ("beginner", "casual", "strong", "expert")
+"""The difficulty levels every game gives a preset SPEC for, weakest first."""
+
+TABLE_KINDS = ("trick", "capture", "shedding")
+"""The app's table renderers (``GameEntry.table``)."""
+
+SUMMARY_KINDS = ("card-points", "penalty", "whist", "capture", "shedding")
+"""The app's hand-summary kinds (``GameEntry.summary``)."""
+
+
+GAMES_PACKAGE = "engine.games"
+GAMES_DIR = Path(__file__).resolve().parent / "games"
+"""Every sub-package here is a game family that registers its games when imported."""
+
+
+class RegistryError(RuntimeError):
+    """A game package that fails to import or registers an inconsistent entry."""
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """Everything the rest of the program needs to know about one game.
+
+    ``order`` sorts the menu; ``agents`` are the game's own rule-based players by SPEC name; ``presets`` map
+    each of :data:`LEVELS` to an agent SPEC; ``table`` and ``summary`` name the app's renderer and hand-summary
+    kinds; ``rules_page`` is the basename of ``assets/rules/<lang>/<page>.md``.
+    """
+
+    name: str
+    game_class: type[Game]
+    order: int
+    presets: Mapping[str, str]
+    table: str
+    summary: str
+    knowledge: SearchKnowledge = field(default_factory=SearchKnowledge)
+    agents: Mapping[str, type[Agent]] = field(default_factory=dict)
+    rules_page: str = ""
+
+    def __post_init__(self) -> None:
+        where = f"game entry {self.name!r}"
+        if not self.name or not self.name.isidentifier() or self.name != self.name.lower():
+            raise RegistryError(f"{where}: the name must be a lower-case identifier")
+        if not (isinstance(self.game_class, type) and issubclass(self.game_class, Game)):
+            raise RegistryError(f"{where}: game_class must be a Game subclass")
+        if self.game_class.name != self.name:
+            raise RegistryError(f"{where}: game_class.name is {self.game_class.name!r}")
+        if not isinstance(self.knowledge, SearchKnowledge):
+            raise RegistryError(f"{where}: knowledge must be a SearchKnowledge")
+        if tuple(self.presets) != LEVELS or not all(isinstance(s, str) and s for s in self.presets.values()):
+            raise RegistryError(f"{where}: presets must give a SPEC for each level, in order: {', '.join(LEVELS)}")
+        if self.table not in TABLE_KINDS:
+            raise RegistryError(f"{where}: table {self.table!r} is not one of {', '.join(TABLE_KINDS)}")
+        if self.summary not in SUMMARY_KINDS:
+            raise RegistryError(f"{where}: summary {self.summary!r} is not one of {', '.join(SUMMARY_KINDS)}")
+        for agent_name, cls in self.agents.items():
+            if not (isinstance(cls, type) and issubclass(cls, Agent)) or cls.name != agent_name:
+                raise RegistryError(f"{where}: agent {agent_name!r} must be an Agent subclass of that name")
+            if cls.games is not None and self.name not in cls.games:
+                raise RegistryError(f"{where}: agent {agent_name!r} does not play {self.name!r}")
+        object.__setattr__(self, "presets", MappingProxyType(dict(self.presets)))
+        object.__setattr__(self, "agents", MappingProxyType(dict(self.agents)))
+        if not self.rules_page:
+            object.__setattr__(self, "rules_page", self.name)
+
+    @property
+    def title(self) -> str:
+        return self.game_class.title
+
+
+_entries: dict[str, GameEntry] = {}
+_discovered = False
+_lock = threading.RLock()
+
+
+def register(*entries: GameEntry) -> None:
+    """Add game entries (called at the end of a game package's ``__init__``); a name twice fails."""
+    with _lock:
+        for e in entries:
+            if not isinstance(e, GameEntry):
+                raise RegistryError(f"register() takes GameEntry values, not {type(e).__name__}")
+            old = _entries.get(e.name)
+            if old is not None and old != e:
+                raise RegistryError(f"game {e.name!r} is registered twice ({old.game_class.__module__} and "
+                                    f"{e.game_class.__module__})")
+            _entries[e.name] = e
+
+
+def _discover() -> None:
+    """Import every game package once (another thread asking meanwhile waits until all are registered)."""
+    global _discovered
+    with _lock:
+        if _discovered:
+            return
+        for info in pkgutil.iter_modules([str(GAMES_DIR)], GAMES_PACKAGE + "."):
+            if not info.ispkg:
+                continue
+            try:
+                importlib.import_module(info.name)
+            except Exception as e:
+                raise RegistryError(f"game package {info.name} failed to import: {type(e).__name__}: {e}") from e
+        _discovered = True
+
+
+def entries() -> list[GameEntry]:
+    """Every registered game's entry, in menu order."""
+    if not _discovered:
+        _discover()
+    return sorted(_entries.values(), key=lambda e: (e.order, e.name))
 
 
 def names() -> list[str]:
     """Registered game names, in menu order."""
-    return list(GAMES)
+    return [e.name for e in entries()]
+
+
+def entry(name: str) -> GameEntry:
+    """The entry of a registered game; unknown names list the valid ones."""
+    found = _entries.get(name)
+    if found is not None:
+        return found
+    if not _discovered:
+        _discover()
+        found = _entries.get(name)
+        if found is not None:
+            return found
+    raise VariantError(f"unknown game {name!r}; games: {', '.join(names())}")
 
 
 def available() -> list[str]:
-    """Registered games whose module imports (all of them in a complete build)."""
-    out = []
-    for name in GAMES:
-        try:
-            game_class(name)
-        except ImportError:
-            continue
-        out.append(name)
-    return out
+    """Registered games (a game package that does not import fails loudly instead of hiding)."""
+    return names()
 
 
 def game_class(name: str) -> type[Game]:
     """The class of a registered game; unknown names list the valid ones."""
-    try:
-        target = GAMES[name]
-    except KeyError:
-        raise VariantError(f"unknown game {name!r}; games: {', '.join(GAMES)}") from None
-    module, _, cls = target.partition(":")
-    return getattr(importlib.import_module(module), cls)
+    return entry(name).game_class
 
 
 def create(name: str, variant: dict[str, Any] | None = None) -> Game:

@@ -325,14 +325,13 @@ def _seat_spec(value: Any, game: Any, where: str) -> tuple[str, str]:
             name, _ = agents.parse_spec(spec)
         except GameError as e:
             raise StudyError(f"{where}: {e}") from None
-        if name not in agents.AGENTS:
-            raise StudyError(f"{where}: unknown agent {name!r} (agents: {', '.join(agents.AGENTS)})")
-        if name in agents.available():
-            try:
-                if not agents.make(spec, game).fair:
-                    raise StudyError(f"{where}: agent {name!r} sees hidden cards and cannot be a study opponent")
-            except GameError as e:
-                raise StudyError(f"{where}: {e}") from None
+        if name not in agents.available(game):
+            raise StudyError(f"{where}: unknown agent {name!r} (agents: {', '.join(agents.available(game))})")
+        try:
+            if not agents.make(spec, game).fair:
+                raise StudyError(f"{where}: agent {name!r} sees hidden cards and cannot be a study opponent")
+        except GameError as e:
+            raise StudyError(f"{where}: {e}") from None
     return spec, preset
 
 

@@ -524,7 +524,7 @@ def test_no_overlaps_on_any_table(app: Any, size: tuple[int, int]) -> None:
 
 
 def test_move_labels_are_readable(app: Any) -> None:
-    from engine.games.pharaoh import DRAW
+    from engine.games.pharaoh.rules import DRAW
 
     screen = open_table(app, "pharaoh", seed=17)
     i18n.set_language("it")

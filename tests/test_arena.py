@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from engine import arena
 from engine.game import GameError
+from engine.lab import arena
 
 
 def test_rotations_deduplicate_identical_arrangements() -> None:

@@ -11,7 +11,7 @@ from engine import registry
 from engine.cards import popcount
 from engine.determinize import determinize
 from engine.game import IllegalMoveError, StateFormatError, VariantError
-from engine.games.bisca import SWAP_FLAG, Bisca, BiscaState, Briscola
+from engine.games.tricks.bisca import SWAP_FLAG, Bisca, BiscaState, Briscola
 from engine.match import Match
 
 

@@ -285,7 +285,7 @@ def test_any_node_limit_gives_up_or_plays_a_best_outcome(name: str, variant: dic
                                                ("briscola", {"trump_exchange": "2"})])
 def test_the_solver_handles_the_trump_exchange(name: str, variant: dict) -> None:
     """The last trick before the stock runs out, where in some deals the other player may still exchange."""
-    from engine.games.bisca import SWAP_FLAG
+    from engine.games.tricks.bisca import SWAP_FLAG
 
     game = registry.create(name, variant)
     rng = random.Random(0)

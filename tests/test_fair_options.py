@@ -18,8 +18,8 @@ import pytest
 
 from engine import agents, registry
 from engine.determinize import determinize
-from engine.fuzz import option_specs
 from engine.game import Game, GameState
+from engine.lab.fuzz import option_specs
 from engine.observation import Observation
 from engine.search import parallel
 from engine.search.endgame import count_deals, solve_information_set

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from engine import agents, fuzz, registry
+from engine import agents, registry
+from engine.lab import fuzz
 
 
 @pytest.mark.parametrize("name", registry.available())

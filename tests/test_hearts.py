@@ -10,7 +10,7 @@ import pytest
 from engine.cards import FRENCH52, popcount
 from engine.determinize import determinize
 from engine.game import IllegalMoveError, StateFormatError
-from engine.games.hearts import Hearts, HeartsState
+from engine.games.hearts.rules import Hearts, HeartsState
 from engine.games.tricks import HIDDEN_MOVE, PASS_FLAG
 from engine.match import Match
 

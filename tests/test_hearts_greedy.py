@@ -8,9 +8,9 @@ import pytest
 
 from engine import agents, registry
 from engine.agents.base import Budget
-from engine.games.hearts import HEART_MASK, QUEEN_SPADES
-from engine.search import hooks
-from engine.search.hearts_greedy import EPSILON, greedy_playout
+from engine.games.hearts.greedy import EPSILON, greedy_playout
+from engine.games.hearts.rules import HEART_MASK, QUEEN_SPADES
+from engine.search import knowledge
 
 
 def _rank(card: int) -> int:
@@ -84,7 +84,7 @@ def test_greedy_playouts_duck_the_queen_more_than_random_ones() -> None:
 
 
 def test_the_search_offers_and_uses_the_greedy_playouts() -> None:
-    assert {"greedy", "egreedy"} <= set(hooks.policies("hearts"))
+    assert {"greedy", "egreedy"} <= set(knowledge.policies("hearts"))
     game = registry.create("hearts", {"passing": "none"})
     state = game.new_hand(random.Random(4))
     moves = []

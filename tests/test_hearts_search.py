@@ -11,9 +11,10 @@ from engine import agents, registry
 from engine.cards import FRENCH52, popcount
 from engine.determinize import determinize, sample_assignment
 from engine.game import VariantError
-from engine.games.hearts import Hearts, HeartsState
-from engine.search import hearts_inference, hooks
-from engine.search.hearts_inference import hearts_belief
+from engine.games.hearts import inference as hearts_inference
+from engine.games.hearts.inference import hearts_belief
+from engine.games.hearts.rules import Hearts, HeartsState
+from engine.search import knowledge
 
 D = FRENCH52
 QS = D.parse("QS")
@@ -163,7 +164,7 @@ def test_biased_sampling_is_legal_and_follows_the_belief() -> None:
 
 def test_ismcts_ti_spec_plays_legal_moves() -> None:
     game = registry.create("hearts", {"passing": "none", "target": 0})
-    assert hooks.bias("hearts", "inference") is hearts_belief
+    assert knowledge.bias("hearts", "inference") is hearts_belief
     state = make_state("2C,AC,5C,7C,KS")
     rng = random.Random(5)
     for spec in ("ismcts:iterations=60,bias=inference",
@@ -176,7 +177,7 @@ def test_ismcts_ti_spec_plays_legal_moves() -> None:
 
 @pytest.mark.parametrize("passing", ["none", "left", "across", "jack", "minus"])
 def test_fast_abstraction_key_equals_the_reference(passing: str) -> None:
-    from engine.search.hearts_abstraction import hearts_key, hearts_key_reference
+    from engine.games.hearts.abstraction import hearts_key, hearts_key_reference
 
     variant = {"passing": passing}
     if passing == "jack":
@@ -201,7 +202,7 @@ def test_fast_abstraction_key_equals_the_reference(passing: str) -> None:
 
 
 def test_abstraction_counts_a_passed_card_as_held_by_its_receiver() -> None:
-    from engine.search.hearts_abstraction import QUEEN_FLAG, hearts_key, hearts_key_reference
+    from engine.games.hearts.abstraction import QUEEN_FLAG, hearts_key, hearts_key_reference
 
     state = HeartsState(Hearts({"passing": "left", "target": 0}), [D.parse_set(h) for h in DEAL], 3, 1)
     passes = ["2D 3D 4D", "7D 8D 9D", "JD QD KD", "QS AS JS"]  # seat 3 passes the queen to seat 0
@@ -238,7 +239,7 @@ def test_cheat_agent_plays_legal_moves_with_either_shared_rule(shared: str) -> N
 
 
 def test_measure_signals_counts_right_and_wrong_guesses() -> None:
-    from engine.search.hearts_inference import measure_signals, uniform_belief
+    from engine.games.hearts.inference import measure_signals, uniform_belief
 
     # Trick 2: seat 1 leads the K of spades, seats 2, 3 and 0 follow low: each of them "kept the queen
     # under a higher spade", but only seat 3 really holds it.
@@ -254,7 +255,7 @@ def test_measure_signals_counts_right_and_wrong_guesses() -> None:
 
 
 def test_feature_accuracy_on_a_scripted_trick() -> None:
-    from engine.search.hearts_inference import feature_accuracy
+    from engine.games.hearts.inference import feature_accuracy
 
     moves = [D.parse(c) for c in "2C AC 5C 7C KS 9S 3S 5S".split()]
     inferred, uniform, points = feature_accuracy([(make_state(), moves)], 30, random.Random(4))
@@ -264,7 +265,7 @@ def test_feature_accuracy_on_a_scripted_trick() -> None:
 
 
 def test_tree_depth_counts_moves_to_the_deepest_node() -> None:
-    from engine.search.depth import tree_depth
+    from engine.lab.depth import tree_depth
     from engine.search.ismcts import Node
 
     root = Node(None, -1, None)
@@ -280,7 +281,7 @@ def test_tree_depth_counts_moves_to_the_deepest_node() -> None:
 
 def test_transpositions_search_deeper_with_the_same_iterations() -> None:
     """seeds/001 figure 6.1 in miniature: ISMCTS-T's tree is deeper than plain ISMCTS's from the same roots."""
-    from engine.search.depth import depth_table, sample_positions
+    from engine.lab.depth import depth_table, sample_positions
 
     game = registry.create("hearts", {"passing": "none", "target": 0})
     positions = sample_positions(game, 4, seed=3, max_tricks=3)
@@ -362,7 +363,7 @@ def test_abstraction_tells_a_low_lead_from_a_high_one() -> None:
     """seeds/001 4.1.1 keeps which card is winning the trick: seat 0, void in diamonds, sees the same
     unplayed cards either way, but a led 3 of diamonds is beaten by almost every diamond still out and the
     ace by none, so the two must not share a node."""
-    from engine.search.hearts_abstraction import hearts_key, hearts_key_reference
+    from engine.games.hearts.abstraction import hearts_key, hearts_key_reference
 
     deal = ["2C 4C 5C 6C 2S 3S 4S 5S 6S 7S 8S 2H 3H",
             "3C 7C 8C 9C 2D 4D 5D 6D 7D 9S TS 4H 5H",
@@ -383,7 +384,7 @@ def test_abstraction_tells_a_low_lead_from_a_high_one() -> None:
 def test_every_move_changes_the_abstraction_key() -> None:
     """No move leads back to an information set already met in the hand (so ISMCTS-T's graph has no
     cycle), the passing phase included: whose turn it is and what the observer passed are in the key."""
-    from engine.search.hearts_abstraction import hearts_key
+    from engine.games.hearts.abstraction import hearts_key
 
     game = registry.create("hearts", {"passing": "left", "target": 0, "jack_diamonds": True})
     rng = random.Random(5)
@@ -402,7 +403,7 @@ def test_every_move_changes_the_abstraction_key() -> None:
 def test_abstraction_follows_the_jack_of_diamonds() -> None:
     """With the jack of diamonds variant the key knows where the -10 card is, and taking it alone does not
     stop anyone shooting the moon (only hearts and the queen do)."""
-    from engine.search.hearts_abstraction import hearts_key, hearts_key_reference
+    from engine.games.hearts.abstraction import hearts_key, hearts_key_reference
 
     deal = ["2C 5C 6C 7C 2D 3D 4D 5D TD 3H 4H 5H 6H",
             "3C 8C 9C TC JD 2S 3S 4S 6S 7S 8S 9S TS",
@@ -429,7 +430,7 @@ def test_abstraction_follows_the_jack_of_diamonds() -> None:
 
 
 def test_tree_depth_refuses_a_cycle() -> None:
-    from engine.search.depth import tree_depth
+    from engine.lab.depth import tree_depth
     from engine.search.ismcts import Node
 
     root = Node(None, -1, None)

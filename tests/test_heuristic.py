@@ -7,10 +7,15 @@ import random
 import pytest
 
 from engine import agents, registry
-from engine.agents.heuristic import HeuristicAgent
 from engine.cards import popcount
-from engine.games.sueca import SuecaState
+from engine.games.tricks.sueca import SuecaState
 from tests.test_heuristic_checks import fairness_check, games_available, play_out
+
+
+def heuristic_agent(game):
+    """The game's own ``heuristic`` agent."""
+    return agents.agent_class("heuristic", game)(game)
+
 
 TRICK_GAMES = ["sueca", "bisca", "briscola", "hearts", "mosssidewhist"]
 
@@ -36,7 +41,7 @@ def sueca_position(hands: list[str], trick: list[str], leader: int, trump: str =
 def choose(state, seat: int | None = None) -> tuple[str, str]:
     """(move text, rule) the heuristic picks for the current player."""
     game = state.game
-    agent = HeuristicAgent(game)
+    agent = heuristic_agent(game)
     seat = state.current_player if seat is None else seat
     move = agent.choose(state.observation(seat), random.Random(0))
     assert move in state.legal_moves()
@@ -124,7 +129,7 @@ def test_registry_builds_heuristic():
 def hearts_position(mine: str, trick: list[str] = (), leader: int = 1, won: dict[int, str] | None = None,
                     passing: bool = False, broken: bool = True):
     """Seat 0 holds ``mine``; the other cards are spread over seats 1-3; ``won`` credits cards to seats."""
-    from engine.games.hearts import HeartsState
+    from engine.games.hearts.rules import HeartsState
     game = registry.create("hearts", {"target": 0, "passing": "left" if passing else "none"})
     d = game.deck
     h0 = d.parse_set(mine)
@@ -150,7 +155,7 @@ def hearts_position(mine: str, trick: list[str] = (), leader: int = 1, won: dict
 
 def test_hearts_pass_queen_then_high_hearts():
     st = hearts_position("QS 3S 4S AH KH 2C 5C 7C 9D TD JD 3H 6D", passing=True)
-    agent = HeuristicAgent(st.game)
+    agent = heuristic_agent(st.game)
     passed = []
     for _ in range(3):
         m = agent.choose(st.observation(0), random.Random(0))
@@ -161,7 +166,7 @@ def test_hearts_pass_queen_then_high_hearts():
 
 
 def test_hearts_pass_keeps_a_protected_queen():
-    from engine.agents.heuristic import hearts_pass_danger
+    from engine.games.hearts.players import hearts_pass_danger
     game = registry.create("hearts")
     d = game.deck
     danger = hearts_pass_danger(game, d.parse_set("QS 2S 3S 4S 5S AH KH 2C 5C 7C 9D TD JD"))
@@ -202,7 +207,7 @@ def test_hearts_block_an_opponents_moon():
 
 # --- Moss Side Whist ---------------------------------------------------------------------------------------
 def test_whist_dls_discards_lowest_non_honours_of_the_shortest_suit():
-    from engine.agents.heuristic import whist_dls_discards
+    from engine.games.mosssidewhist.players import whist_dls_discards
     game = registry.create("mosssidewhist")
     d = game.deck
     hand = d.parse_set("2C 5C AC 3D 4D 6D JD QD 2H 3H 7H 9H TH KH 2S 5S 8S 9S QS AS")
@@ -213,13 +218,13 @@ def test_whist_leader_discards_by_dls_then_ruffs_when_void():
     game = registry.create("mosssidewhist")
     st = game.new_hand(random.Random(4))
     leader = st.current
-    agent = HeuristicAgent(game)
-    from engine.agents.heuristic import whist_dls_discards
+    agent = heuristic_agent(game)
+    from engine.games.mosssidewhist.players import whist_dls_discards
     expected = whist_dls_discards(game, st.hands[leader])
     m = agent.choose(st.observation(leader), random.Random(0))
     assert agent.last_rule == "dls-discard" and m & ~256 == expected[0]
     # A void seat ruffs a side-suit lead with its lowest winning spade.
-    from engine.games.mosssidewhist import MossSideWhistState
+    from engine.games.mosssidewhist.rules import MossSideWhistState
     d = game.deck
     hands = [d.parse_set("2S 9S 4D"), d.parse_set("3H 5D 6D"), d.parse_set("4H 7D 8D")]
     ws = MossSideWhistState(game, hands, 1, 0)
@@ -232,7 +237,7 @@ def test_whist_leader_discards_by_dls_then_ruffs_when_void():
 
 
 def test_whist_ese_bias_places_a_shown_out_suit_with_the_other_opponent():
-    from engine.agents.heuristic import whist_ese_bias
+    from engine.games.mosssidewhist.players import whist_ese_bias
     game = registry.create("mosssidewhist")
     rng = random.Random(0)
     st = game.new_hand(rng)
@@ -264,7 +269,7 @@ def test_bisca_swaps_a_low_exchange_card_for_a_better_face_up_trump():
 
 
 def test_bisca_second_player_takes_an_ace_with_a_low_trump():
-    from engine.games.bisca import BiscaState
+    from engine.games.tricks.bisca import BiscaState
     game = registry.create("bisca")
     assert issubclass(game.state_class(), BiscaState)
     for seed in range(400):
@@ -285,22 +290,22 @@ def test_bisca_second_player_takes_an_ace_with_a_low_trump():
 
 @pytest.mark.parametrize("name", games_available(TRICK_GAMES))
 def test_heuristic_simulation_policy_plays_legal_moves(name):
-    from engine.search import hooks
+    from engine.search import knowledge
     game = registry.create(name)
     state = game.new_hand(random.Random(8))
-    fn = hooks.policy(name, "heuristic")
+    fn = knowledge.policy(name, "heuristic")
     for _ in range(30):
         if state.is_terminal():
             break
         move = fn(state, random.Random(0))
         assert move in state.legal_moves()
         state.do(move)
-    assert hooks.bias("mosssidewhist", "ese") is not None
+    assert knowledge.bias("mosssidewhist", "ese") is not None
 
 
 def test_bisca_endgame_counts_out_the_last_tricks():
     # Stock out, every card known: seat 1 leads; the heuristic finds the best line by exact count.
-    from engine.agents.heuristic import endgame_best
+    from engine.games.tricks.players import endgame_best
     game = registry.create("bisca")
     rng = random.Random(0)
     st = game.new_hand(rng)
@@ -310,7 +315,7 @@ def test_bisca_endgame_counts_out_the_last_tricks():
     while sum(popcount(h) for h in st.hands) > 6:
         st.apply(st.legal_moves()[0])
     seat = st.current
-    agent = HeuristicAgent(game)
+    agent = heuristic_agent(game)
     move = agent.choose(st.observation(seat), random.Random(0))
     assert agent.last_rule == "endgame-count"
     team = (seat,)
@@ -355,7 +360,7 @@ def test_hearts_void_the_shortest_suit_when_void_and_no_danger():
 
 
 def whist_position(hands: list[str], trick: list[str], leader: int, played: str = ""):
-    from engine.games.mosssidewhist import MossSideWhistState
+    from engine.games.mosssidewhist.rules import MossSideWhistState
     game = registry.create("mosssidewhist")
     d = game.deck
     st = MossSideWhistState(game, [d.parse_set(h) for h in hands], 0, 2)

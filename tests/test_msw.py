@@ -11,7 +11,7 @@ from engine import registry
 from engine.cards import FRENCH52, popcount
 from engine.determinize import determinize
 from engine.game import IllegalMoveError, StateFormatError, VariantError
-from engine.games.mosssidewhist import MossSideWhist, MossSideWhistState
+from engine.games.mosssidewhist.rules import MossSideWhist, MossSideWhistState
 from engine.games.tricks import HIDDEN_MOVE, PASS_FLAG
 from engine.match import Match
 

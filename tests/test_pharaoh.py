@@ -8,7 +8,7 @@ import pytest
 
 from engine.determinize import determinize
 from engine.game import IllegalMoveError, VariantError
-from engine.games.pharaoh import DRAW, SKIP, Pharaoh, PharaohState, encode_play, named_suit, play_cards
+from engine.games.pharaoh.rules import DRAW, SKIP, Pharaoh, PharaohState, encode_play, named_suit, play_cards
 from engine.match import Match
 
 
@@ -323,7 +323,7 @@ def test_pharaoh_also_answers_a_pending_ace() -> None:
 
 
 def test_turn_limit_ends_a_classic_hand(monkeypatch: pytest.MonkeyPatch) -> None:
-    import engine.games.pharaoh as pharaoh_module
+    import engine.games.pharaoh.rules as pharaoh_module
 
     monkeypatch.setattr(pharaoh_module, "MAX_TURNS", 12)
     g = Pharaoh({"players": 3})

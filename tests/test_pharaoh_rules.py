@@ -7,8 +7,8 @@ import random
 import pytest
 
 from engine import agents, registry
-from engine.agents import pharaoh_rules as P
-from engine.games.pharaoh import DRAW, SKIP
+from engine.games.pharaoh import players as P
+from engine.games.pharaoh.rules import DRAW, SKIP
 from tests.test_heuristic_checks import fairness_check, play_out
 
 SEED_SMALL = {"rules": "seed", "players": 2, "deck": "small", "open": True, "target": 0}
@@ -134,10 +134,10 @@ def test_deterministic_and_policies():
     a = play_out(game, ["backtrack:nodes=300", "annoying:open=true"], seed=3)
     b = play_out(game, ["backtrack:nodes=300", "annoying:open=true"], seed=3)
     assert a.to_dict() == b.to_dict()
-    from engine.search import hooks
+    from engine.search import knowledge
     st = registry.create("pharaoh").new_hand(random.Random(1))
     for name in ("smallest", "biggest"):
-        assert hooks.policy("pharaoh", name)(st, random.Random(0)) in st.legal_moves()
+        assert knowledge.policy("pharaoh", name)(st, random.Random(0)) in st.legal_moves()
 
 
 def test_backtrack_from_an_observation_searches_a_consistent_deal():

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine import agents, registry
-from engine.agents.pharaoh_rules import (
+from engine.games.pharaoh.players import (
     play_first_rollout,
     play_random_rollout,
     prune_biggest,
@@ -17,7 +17,7 @@ from engine.agents.pharaoh_rules import (
     prune_smallest,
     pruned_random_rollout,
 )
-from engine.games.pharaoh import DRAW, PLAY, SKIP, Pharaoh, PharaohState, named_suit, play_cards
+from engine.games.pharaoh.rules import DRAW, PLAY, SKIP, Pharaoh, PharaohState, named_suit, play_cards
 
 VARIANTS = Pharaoh.example_variants
 
@@ -218,10 +218,10 @@ def test_fast_outcomes_match_result_after_every_end(variant: dict) -> None:
 def test_ismcts_uses_the_registered_pruners_and_rollouts() -> None:
     from engine import agents
     from engine.agents.base import Budget
-    from engine.search import hooks
+    from engine.search import knowledge
 
-    assert {"prune-random", "play-random", "play-first", "play-smallest"} <= set(hooks.policies("pharaoh"))
-    assert hooks.pruner("pharaoh", "smallest") is prune_smallest
+    assert {"prune-random", "play-random", "play-first", "play-smallest"} <= set(knowledge.policies("pharaoh"))
+    assert knowledge.pruner("pharaoh", "smallest") is prune_smallest
     g = Pharaoh()
     for k, state in enumerate(_states(g, 6, 9)):
         legal = state.legal_moves()
@@ -239,11 +239,11 @@ def test_a_spec_without_sim_gets_the_games_default_simulation() -> None:
     """Pharaoh's random playouts run for hundreds of turns, so ``ismcts`` there defaults to the pruned
     ``play-smallest`` playouts (seeds/004 4.4); every other game keeps random playouts; ``sim=random`` still
     asks for them."""
-    from engine.search import hooks
+    from engine.search import knowledge
 
     for name in registry.available():
         conf = agents.make("ismcts:iterations=10", registry.create(name)).conf
-        assert conf.sim == ("play-smallest" if name == "pharaoh" else "random") == hooks.default_simulation(name)
+        assert conf.sim == ("play-smallest" if name == "pharaoh" else "random") == knowledge.default_simulation(name)
     game = registry.create("pharaoh")
     assert agents.make("ismcts:iterations=10,sim=random", game).conf.sim == "random"
     state = game.new_hand(random.Random(5))

@@ -24,7 +24,7 @@ def test_every_available_game_has_a_buildable_preset(level: str) -> None:
 
 
 def test_every_registered_game_has_presets() -> None:
-    assert set(presets.games()) == set(registry.GAMES)
+    assert set(presets.games()) == set(registry.names())
 
 
 @pytest.mark.parametrize("game", presets.games())

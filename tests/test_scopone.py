@@ -10,7 +10,7 @@ from engine import registry
 from engine.cards import ITALIAN40 as D
 from engine.determinize import determinize
 from engine.game import IllegalMoveError, StateFormatError
-from engine.games.scopone import (
+from engine.games.scopone.rules import (
     ACE_MASK,
     KING_MASK,
     Scopa,

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from engine import agents, registry
-from engine.agents import scopone_rules as R
 from engine.determinize import determinize
-from engine.games.scopone import DECK, ScoponeState, make_move
+from engine.games.scopone import players as R
+from engine.games.scopone.rules import DECK, ScoponeState, make_move
 from tests.test_heuristic_checks import fairness_check, play_out
 
 GAME = registry.create("scopone", {"target": 0})
@@ -374,16 +374,16 @@ def test_agents_deterministic_and_ablation_specs():
 
 
 def test_simulation_policies_on_full_states():
-    from engine.search import hooks
+    from engine.search import knowledge
     rng = random.Random(2)
     st = GAME.new_hand(rng)
     for name in ("greedy", "egreedy", "cardrandom"):
-        fn = hooks.policy("scopone", name)
+        fn = knowledge.policy("scopone", name)
         s = st.clone()
         while not s.is_terminal():
             m = fn(s, rng)
             assert m in s.legal_moves()
             s.do(m)
-    assert hooks.bias("scopone", "cgs") is R.scopone_guess_bias
-    assert hooks.move_handler("scopa", "card")(st, mv("7Dx3C+4S")) == DECK.parse("7D")
+    assert knowledge.bias("scopone", "cgs") is R.scopone_guess_bias
+    assert knowledge.move_handler("scopa", "card")(st, mv("7Dx3C+4S")) == DECK.parse("7D")
     assert isinstance(R.scopone_guess_bias(st.observation(0)), np.ndarray)

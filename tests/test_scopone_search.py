@@ -7,14 +7,14 @@ import random
 import pytest
 
 from engine import agents, registry
-from engine.agents.scopone_rules import greedy_best
 from engine.bench import first_decision
 from engine.cards import ITALIAN40 as D
 from engine.game import VariantError
-from engine.games.scopone import Scopone, ScoponeState
-from engine.search import hooks
+from engine.games.scopone.handlers import one_move_per_card
+from engine.games.scopone.players import greedy_best
+from engine.games.scopone.rules import Scopone, ScoponeState
+from engine.search import knowledge
 from engine.search.ismcts import run_ismcts
-from engine.search.scopone_handlers import one_move_per_card
 
 OMH = "ismcts:iterations=200,prune=omh"
 OCH = "ismcts:iterations=200,handler=card,resolve=greedy"
@@ -92,4 +92,4 @@ def test_card_handler_with_random_captures_and_goh_play_legal_moves() -> None:
 def test_unknown_pruner_lists_omh() -> None:
     with pytest.raises(VariantError, match="omh"):
         agents.make("ismcts:prune=nothing", registry.create("scopone"))
-    assert hooks.pruner("scopa", "omh") is one_move_per_card
+    assert knowledge.pruner("scopa", "omh") is one_move_per_card

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -137,11 +138,10 @@ def test_alphabeta_matches_plain_minimax_on_small_endgames() -> None:
         assert alphabeta(state, seat, -1.0, 2.0, [0]) == pytest.approx(minimax(state, seat))
 
 
-def test_prune_hook_limits_the_tree_and_rollout_hook_plays_the_simulations() -> None:
+def test_prune_hook_limits_the_tree_and_rollout_hook_plays_the_simulations(monkeypatch: pytest.MonkeyPatch) -> None:
     """``prune=NAME`` restricts every tree node to the pruner's moves; ``sim=NAME`` calls a registered rollout."""
     from engine import agents
     from engine.game import VariantError
-    from engine.search import hooks
     from engine.search.ismcts import run_ismcts
 
     calls = {"prune": 0, "rollout": 0}
@@ -154,8 +154,10 @@ def test_prune_hook_limits_the_tree_and_rollout_hook_plays_the_simulations() -> 
         calls["rollout"] += 1
         state.random_rollout(rng)
 
-    hooks.register_pruner("sueca", "test-lowest-two", lowest_two)
-    hooks.register_rollout("sueca", "test-counting", counting_rollout)
+    entry = registry.entry("sueca")
+    known = dataclasses.replace(entry.knowledge, pruners={**entry.knowledge.pruners, "test-lowest-two": lowest_two},
+                                rollouts={**entry.knowledge.rollouts, "test-counting": counting_rollout})
+    monkeypatch.setitem(registry._entries, "sueca", dataclasses.replace(entry, knowledge=known))
     game = registry.create("sueca")
     state = game.new_hand(random.Random(3), dealer=0)
     obs = state.observation(state.current_player)
@@ -273,7 +275,7 @@ def test_bytecode_bench_counts_every_iteration_and_sees_the_playout() -> None:
     pwl = bench_bytecodes(game, "ismcts:iterations=40", positions=2, seed=1)
     assert pwl["iterations"] == 80
     top = next(iter(pwl["by_function"]))
-    assert top == "tricks.py:_side_points_playout"
+    assert top == "core.py:_side_points_playout"
     assert pwl["by_function"][top] < pwl["bytecodes_per_iteration"]
     full = bench_bytecodes(game, "ismcts:iterations=40,reward=sd", positions=2, seed=1)
     assert "tricks.py:_side_points_playout" not in full["by_function"]

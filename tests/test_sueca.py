@@ -10,7 +10,7 @@ import pytest
 from engine.cards import PORTUGUESE40, popcount
 from engine.determinize import determinize
 from engine.game import IllegalMoveError, StateFormatError
-from engine.games.sueca import Sueca, SuecaState, game_points
+from engine.games.tricks.sueca import Sueca, SuecaState, game_points
 from engine.match import Match
 
 D = PORTUGUESE40

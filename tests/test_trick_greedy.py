@@ -8,8 +8,8 @@ import pytest
 
 from engine import agents, registry
 from engine.game import VariantError
-from engine.search import hooks
-from engine.search.trick_greedy import egreedy_move, greedy_move
+from engine.games.tricks.greedy import egreedy_move, greedy_move
+from engine.search import knowledge
 from tests.test_heuristic import sueca_position
 from tests.test_search import assert_decides_from_observation
 
@@ -54,7 +54,7 @@ def test_throws_low_when_it_cannot_win():
 @pytest.mark.parametrize("name", POINT_GAMES)
 @pytest.mark.parametrize("policy", ["greedy", "egreedy"])
 def test_policies_play_legal_moves_in_every_example_variant(name, policy):
-    fn = hooks.policy(name, policy)
+    fn = knowledge.policy(name, policy)
     cls = registry.game_class(name)
     rng = random.Random(7)
     for variant in cls.example_variants:

@@ -151,7 +151,7 @@ def test_sampled_stock_order_is_uniform(name: str, variant: dict, offset: int) -
 
 def test_a_subclass_with_other_rules_gets_the_generic_paths() -> None:
     """Changing legal_mask alone switches legal_moves to the mask and the rollout to the generic loop."""
-    from engine.games.sueca import SuecaState
+    from engine.games.tricks.sueca import SuecaState
 
     class AnyCardSueca(SuecaState):
         __slots__ = ()

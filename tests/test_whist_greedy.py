@@ -8,9 +8,9 @@ import pytest
 
 from engine import agents, registry
 from engine.agents.base import Budget
+from engine.games.mosssidewhist.greedy import EPSILON, greedy_playout
 from engine.games.tricks import PASS_FLAG
-from engine.search import hooks
-from engine.search.whist_greedy import EPSILON, greedy_playout
+from engine.search import knowledge
 
 SPADES = 3
 
@@ -111,7 +111,7 @@ def test_greedy_playouts_score_strong_hands_higher_than_random_ones() -> None:
 
 
 def test_the_search_offers_and_uses_the_greedy_playouts() -> None:
-    assert {"greedy", "egreedy"} <= set(hooks.policies("mosssidewhist"))
+    assert {"greedy", "egreedy"} <= set(knowledge.policies("mosssidewhist"))
     game = registry.create("mosssidewhist")
     state = game.new_hand(random.Random(4))
     for _ in range(4):

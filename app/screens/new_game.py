@@ -102,7 +102,7 @@ class NewGameScreen(Screen):
             names = []
             for name in ("heuristic", "greedy", "cs", "cg", "biggest", "smallest", "annoying", "random"):
                 try:
-                    cls = agents.agent_class(name)
+                    cls = agents.agent_class(name, self.game_name)
                     if not cls.fair or (cls.games and self.game_name not in cls.games):
                         continue
                     agents.make(name, self.game())

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from engine.agent import Budget, Progress
 from engine.game import Game, GameState, HandResult, Option
-from engine.search import hooks
+from engine.search import knowledge
 
 REWARDS = ("pwl", "wl", "sd", "score", "relative")
 REWARD_RANGE = {"pwl": (0.0, 1.0), "wl": (-1.0, 1.0), "sd": (-4.0, 4.0), "score": (0.0, 1.0),
@@ -42,7 +42,7 @@ def _sd_level(diff: float, span: float) -> float:
 
 
 def _span_of(state: GameState, res: HandResult) -> float:
-    span = hooks.score_span(state.game.name)
+    span = knowledge.score_span(state.game.name)
     if span:
         return span
     total = sum(abs(p) for p in res.team_points)
@@ -58,7 +58,7 @@ def reward_vector(kind: str, state: GameState, res: HandResult | None = None) ->
             return [2.0 * o - 1.0 for o in state.outcomes()]
         if kind == "relative" or kind == "score":  # the game's lean points, without a HandResult
             pts, total, low = state.reward_points()
-            span = hooks.score_span(state.game.name) or total
+            span = knowledge.score_span(state.game.name) or total
             return _point_rewards(kind, pts, span, low)
         res = state.result()
     n = len(res.points)
@@ -377,6 +377,6 @@ def search_options(default_iterations: int) -> tuple[Option, ...]:
 
 
 def exploration(c: float, game: Game) -> float:
-    """The configured exploration constant, or the game's registered default (:func:`hooks.default_exploration`:
+    """The configured exploration constant, or the game's registered default (:func:`knowledge.default_exploration`:
     0.25 in Bisca and Briscola with 7 or 9 cards in hand, else 0.7)."""
-    return c if c >= 0 else hooks.default_exploration(game)
+    return c if c >= 0 else knowledge.default_exploration(game)

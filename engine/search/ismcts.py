@@ -9,11 +9,11 @@ the moves that seat made. The decision is the root child with the most visits.
 
 Options (all SPEC parameters, see :attr:`ISMCTSAgent.params`): rewards (pwl/wl/sd/score/relative), simulation
 policies (random, NAST n-grams with Gibbs/epsilon-greedy/roulette/UCB1, game heuristics and inlined rollouts
-from :mod:`engine.search.hooks`), heuristic move pruning and beam search (seeds/004 4.4), an exact endgame solver,
-transpositions with a fixed set of determinizations (ISMCTS-T, seeds/001 4.3: information sets that abstract
-to the same key share one node, i.e. one children dict, while each parent's edge into it keeps its own
-counts), biased determinization, move
-handlers, tree reuse and root parallelization.
+from the game's :class:`~engine.knowledge.SearchKnowledge`), heuristic move pruning and beam search
+(seeds/004 4.4), an exact endgame solver, transpositions with a fixed set of determinizations (ISMCTS-T,
+seeds/001 4.3: information sets that abstract to the same key share one node, i.e. one children dict, while
+each parent's edge into it keeps its own counts), biased determinization, move handlers, tree reuse and root
+parallelization.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import numpy as np
 from engine.agent import Agent, Budget
 from engine.game import Game, GameState, Option, VariantError
 from engine.observation import Observation
-from engine.search import hooks
+from engine.search import knowledge
 from engine.search.common import (
     NAST,
     NAST_POLICIES,
@@ -99,7 +99,7 @@ class _Config:
         self.seconds = float(cfg["seconds"])
         self.c = exploration(float(cfg["c"]), game)
         self.reward = str(cfg["reward"])
-        self.sim = str(cfg["sim"]) if cfg["sim"] != "default" else hooks.default_simulation(game.name)
+        self.sim = str(cfg["sim"]) if cfg["sim"] != "default" else knowledge.default_simulation(game.name)
         self.nast_n = int(cfg["nast_n"])
         self.nast_policy = str(cfg["nast_policy"])
         self.tau = float(cfg["tau"])
@@ -134,10 +134,10 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
     log = math.log
     sqrt = math.sqrt
     rand = rng.random
-    bias_matrix = hooks.bias(game_name, conf.bias)(obs) if conf.bias else None
+    bias_matrix = knowledge.bias(game_name, conf.bias)(obs) if conf.bias else None
     handler: Callable[[GameState, int], Hashable] | None = (
-        hooks.move_handler(game_name, conf.handler) if conf.handler else None)
-    keyfn = hooks.transposition_key(game_name) if conf.transpositions else None
+        knowledge.move_handler(game_name, conf.handler) if conf.handler else None)
+    keyfn = knowledge.transposition_key(game_name) if conf.transpositions else None
     if conf.transpositions and keyfn is None:
         keyfn = _generic_infoset_key
     table: dict[Hashable, Node] = {}
@@ -148,12 +148,12 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
     heuristic = None
     rollout = None
     if conf.sim not in ("random", "nast"):
-        rollout, heuristic = hooks.simulation(game_name, conf.sim)
+        rollout, heuristic = knowledge.simulation(game_name, conf.sim)
     plain_random = conf.sim == "random"  # the game's own inlined random playout, called directly
-    prune = hooks.pruner(game_name, conf.prune) if conf.prune else None
+    prune = knowledge.pruner(game_name, conf.prune) if conf.prune else None
     track = nast is not None
-    opponent_policy = hooks.policy(game_name, conf.opponents) if conf.opponents else None
-    resolve = hooks.resolver(game_name, conf.resolve) if conf.resolve else None
+    opponent_policy = knowledge.policy(game_name, conf.opponents) if conf.opponents else None
+    resolve = knowledge.resolver(game_name, conf.resolve) if conf.resolve else None
 
     def concrete(group: list[int]) -> int:
         if len(group) == 1:
@@ -413,7 +413,7 @@ class ISMCTSAgent(Agent):
                    "seat has seen)")
     params = search_options(1000) + (
         Option("sim", "default", "simulation policy: random, nast, or a game heuristic registered in "
-               "engine.search.hooks (e.g. greedy for Scopone); default = the game's registered default: random "
+               "the game's search knowledge (e.g. greedy for Scopone); default = the game's default: random "
                "playouts, in Pharaoh play-smallest", type=str),
         Option("nast_n", 2, "NAST n-gram length", type=int, min=1, max=4),
         Option("nast_policy", "roulette", "NAST move policy", choices=NAST_POLICIES),
@@ -457,17 +457,17 @@ class ISMCTSAgent(Agent):
         self.conf = _Config(game, self.config)
         conf = self.conf
         if conf.sim not in ("random", "nast"):
-            hooks.simulation(game.name, conf.sim)  # raises VariantError listing the available ones
+            knowledge.simulation(game.name, conf.sim)  # raises VariantError listing the available ones
         if conf.prune:
-            hooks.pruner(game.name, conf.prune)
+            knowledge.pruner(game.name, conf.prune)
         if conf.bias:
-            hooks.bias(game.name, conf.bias)
+            knowledge.bias(game.name, conf.bias)
         if conf.handler:
-            hooks.move_handler(game.name, conf.handler)
+            knowledge.move_handler(game.name, conf.handler)
         if conf.opponents:
-            hooks.policy(game.name, conf.opponents)
+            knowledge.policy(game.name, conf.opponents)
         if conf.resolve:
-            hooks.resolver(game.name, conf.resolve)
+            knowledge.resolver(game.name, conf.resolve)
         self._check_dependent_options(params)
         if conf.reuse and (conf.handler or conf.transpositions):
             raise VariantError("reuse cannot be combined with handler or transpositions")
@@ -546,7 +546,7 @@ class ISMCTSAgent(Agent):
         if not self.conf.handler:
             key = result.best_key(list(moves))
             return key if key in moves else moves[0]
-        fn = hooks.move_handler(self.game.name, self.conf.handler)
+        fn = knowledge.move_handler(self.game.name, self.conf.handler)
         order: list[Hashable] = []
         for m in moves:
             k = fn(obs.state, m)
@@ -555,7 +555,7 @@ class ISMCTSAgent(Agent):
         key = result.best_key(order)
         group = [m for m in moves if fn(obs.state, m) == key]
         if self.conf.resolve and len(group) > 1:
-            return hooks.resolver(self.game.name, self.conf.resolve)(obs.state, group, rng)
+            return knowledge.resolver(self.game.name, self.conf.resolve)(obs.state, group, rng)
         move = result.moves_by_key.get(key)
         return move if move in group else group[0]
 

@@ -609,9 +609,9 @@ class _Run:
         for s in self.shares:
             if key in s.moves_by_key:
                 return s.moves_by_key[key]
-        from engine.search import hooks
+        from engine.search import knowledge
 
-        fn = hooks.move_handler(self.game.name, self.conf.handler)
+        fn = knowledge.move_handler(self.game.name, self.conf.handler)
         group = [m for m in self.obs.legal_moves() if fn(self.obs.state, m) == key]
         return group[0] if group else None
 

@@ -25,8 +25,7 @@ import random
 import weakref
 from typing import Any
 
-from engine.games.bisca import SWAP_FLAG
-from engine.search import hooks
+from engine.games.tricks.bisca import SWAP_FLAG
 
 EPSILON = 0.2
 """Probability of a random move in ``sim=egreedy``."""
@@ -103,7 +102,3 @@ def egreedy_move(state: Any, rng: random.Random) -> int:
         return moves[int(rng.random() * len(moves))]
     return greedy_move(state, rng)
 
-
-for _game in ("sueca", "bisca", "briscola"):
-    hooks.register_policy(_game, "greedy", greedy_move)
-    hooks.register_policy(_game, "egreedy", egreedy_move)

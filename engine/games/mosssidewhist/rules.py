@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from engine.cards import FRENCH52, NotationError, bits, popcount
 from engine.game import HandResult, Option, StateFormatError, VariantError
-from engine.games.tricks import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int, solo_outcomes
+from engine.games.tricks.core import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int, solo_outcomes
 from engine.observation import HiddenSlot
 
 SPADES = 3

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from engine.cards import FRENCH52, NotationError, bits, popcount
 from engine.game import HandResult, Option, StateFormatError
-from engine.games.tricks import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int, solo_outcomes, trick_so_far
+from engine.games.tricks.core import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int, solo_outcomes, trick_so_far
 from engine.observation import HiddenSlot
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)

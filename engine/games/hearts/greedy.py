@@ -24,9 +24,8 @@ from __future__ import annotations
 import random
 
 from engine.game import GameState
-from engine.games.hearts import HEART_MASK, POINT_MASK, QUEEN_SPADES, TWO_CLUBS, HeartsState
-from engine.games.tricks import highest_rank_card, lowest_rank_card, trick_to_finish
-from engine.search import hooks
+from engine.games.hearts.rules import HEART_MASK, POINT_MASK, QUEEN_SPADES, TWO_CLUBS, HeartsState
+from engine.games.tricks.core import highest_rank_card, lowest_rank_card, trick_to_finish
 
 EPSILON = 0.1
 """Probability of a uniformly random legal card in ``sim=egreedy``."""
@@ -121,13 +120,11 @@ def greedy_playout(state: GameState, rng: random.Random, epsilon: float = 0.0) -
     state.hearts_broken = broken
 
 
-def _greedy(state: GameState, rng: random.Random) -> None:
+def greedy_rollout(state: GameState, rng: random.Random) -> None:
     greedy_playout(state, rng, 0.0)
 
 
-def _egreedy(state: GameState, rng: random.Random) -> None:
+def egreedy_rollout(state: GameState, rng: random.Random) -> None:
     greedy_playout(state, rng, EPSILON)
 
 
-hooks.register_rollout("hearts", "greedy", _greedy)
-hooks.register_rollout("hearts", "egreedy", _egreedy)

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from engine.cards import PORTUGUESE40
 from engine.game import HandResult, Option, StateFormatError
-from engine.games.tricks import TrickGame, TrickState, side_outcomes
+from engine.games.tricks.core import TrickGame, TrickState, side_outcomes
 
 GAME_POINT_SCALE = ((120, 4), (91, 2), (61, 1))
 

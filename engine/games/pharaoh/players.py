@@ -52,7 +52,7 @@ from engine.agent import Agent, Budget
 from engine.cards import bits, popcount
 from engine.determinize import determinize
 from engine.game import Game, GameState, Option
-from engine.games.pharaoh import DRAW, PLAY, SKIP, named_suit, play_cards
+from engine.games.pharaoh.rules import DRAW, PLAY, SKIP, named_suit, play_cards
 from engine.observation import Observation
 
 __all__ = ["AnnoyingAgent", "BacktrackAgent", "BiggestAgent", "SmallestAgent", "biggest_move",
@@ -486,21 +486,23 @@ def play_smallest_rollout(state: Any, rng: random.Random) -> None:
     state.pruned_rollout(rng, draws=False, first_out=True, smallest=True)
 
 
-def _register() -> None:
-    try:
-        from engine.search import hooks
-    except ImportError:
-        return
-    hooks.register_policy("pharaoh", "smallest", pharaoh_smallest_policy)
-    hooks.register_policy("pharaoh", "biggest", pharaoh_biggest_policy)
-    hooks.register_rollout("pharaoh", "prune-random", pruned_random_rollout)
-    hooks.register_rollout("pharaoh", "play-random", play_random_rollout)
-    hooks.register_rollout("pharaoh", "play-first", play_first_rollout)
-    hooks.register_rollout("pharaoh", "play-smallest", play_smallest_rollout)
-    hooks.register_default_simulation("pharaoh", "play-smallest")
-    hooks.register_pruner("pharaoh", "smallest", prune_smallest)
-    hooks.register_pruner("pharaoh", "biggest", prune_biggest)
-    hooks.register_pruner("pharaoh", "play", prune_play)
+class HeuristicAgent(Agent):
+    """The game's ``heuristic`` agent: the fair annoying player (fair: decides from its observation only)."""
 
+    name = "heuristic"
+    description = "rule-based player encoding well-known human strategy for each game (the fair annoying player)"
+    games = ("pharaoh",)
 
-_register()
+    def __init__(self, game: Game, **params: Any) -> None:
+        super().__init__(game, **params)
+        self.agent = AnnoyingAgent(game)
+
+    @property
+    def last_rule(self) -> str:
+        return getattr(self.agent, "last_rule", "")
+
+    def choose(self, obs: Observation, rng: random.Random, budget: Budget | None = None) -> int:
+        return self.agent.choose(obs, rng, budget)
+
+    def reset(self) -> None:
+        self.agent.reset()

@@ -22,8 +22,8 @@ from typing import Any, ClassVar
 
 from engine.cards import ITALIAN40, PORTUGUESE40, NotationError, popcount
 from engine.game import HandResult, Option, StateFormatError, VariantError
-from engine.games.sueca import game_points
-from engine.games.tricks import TrickGame, TrickState, exchange_or_pick, side_outcomes, trick_so_far
+from engine.games.tricks.core import TrickGame, TrickState, exchange_or_pick, side_outcomes, trick_so_far
+from engine.games.tricks.sueca import game_points
 from engine.observation import HiddenSlot
 
 SWAP_FLAG = 1 << 9

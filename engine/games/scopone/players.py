@@ -46,7 +46,7 @@ import numpy as np
 from engine.agent import Agent, Budget
 from engine.cards import bits, popcount
 from engine.game import Game, Option
-from engine.games.scopone import CARD_BITS, CARD_MASK, COIN_MASK, DECK, SETTEBELLO, VALUE, VALUE_MASK
+from engine.games.scopone.rules import CARD_BITS, CARD_MASK, COIN_MASK, DECK, SETTEBELLO, VALUE, VALUE_MASK
 from engine.observation import Observation
 
 __all__ = ["GREEDY_VALUE", "ChitarrellaSaracinoAgent", "CicutiGuardamagnaAgent", "GreedyAgent", "ScoponeView",
@@ -970,23 +970,30 @@ class CicutiGuardamagnaAgent(_ScoponeAgent):
 
 
 # --------------------------------------------------------------------------------------------------------
-# Search hooks
+# Search knowledge
 # --------------------------------------------------------------------------------------------------------
-def _card_handler(state: Any, move: int) -> int:
+def card_handler(state: Any, move: int) -> int:
+    """Move handler ``card``: a move's branch is its played card (seeds/002 OCH)."""
     return move & CARD_MASK
 
 
-def _register() -> None:
-    try:
-        from engine.search import hooks
-    except ImportError:  # the search package is optional for the rule-based players
-        return
-    for g in ("scopone", "scopa"):
-        hooks.register_policy(g, "greedy", scopone_greedy_move)
-        hooks.register_policy(g, "egreedy", scopone_epsilon_greedy_move)
-        hooks.register_policy(g, "cardrandom", scopone_card_random_move)
-        hooks.register_bias(g, "cgs", scopone_guess_bias)
-        hooks.register_move_handler(g, "card", _card_handler)
+class HeuristicAgent(Agent):
+    """The game's ``heuristic`` agent: the Chitarrella-Saracino player (fair: decides from its observation only)."""
 
+    name = "heuristic"
+    description = "rule-based player encoding well-known human strategy for each game (the Chitarrella-Saracino player)"
+    games = ("scopone", "scopa")
 
-_register()
+    def __init__(self, game: Game, **params: Any) -> None:
+        super().__init__(game, **params)
+        self.agent = ChitarrellaSaracinoAgent(game)
+
+    @property
+    def last_rule(self) -> str:
+        return getattr(self.agent, "last_rule", "")
+
+    def choose(self, obs: Observation, rng: random.Random, budget: Budget | None = None) -> int:
+        return self.agent.choose(obs, rng, budget)
+
+    def reset(self) -> None:
+        self.agent.reset()

@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 
 from engine.game import GameState
-from engine.search import hooks
+from engine.games.scopone.players import greedy_best
 
 __all__ = ["greedy_resolver", "one_move_per_card"]
 
@@ -36,16 +36,12 @@ _CARD_MASK = 63  # engine.games.scopone.CARD_MASK: a move's played card is its l
 
 def greedy_resolver(state: GameState, moves: list[int], rng: random.Random) -> int:
     """The Greedy player's BestMove among ``moves`` (all with the same played card)."""
-    from engine.agents.scopone_rules import greedy_best
-
     return greedy_best(moves) if len(moves) > 1 else moves[0]
 
 
 def one_move_per_card(state: GameState, moves: list[int]) -> list[int]:
     """OMH: for each card among ``moves`` (in order of first appearance), the one move the Greedy player
     would make with it: its only move, or :func:`greedy_best` of its captures."""
-    from engine.agents.scopone_rules import greedy_best
-
     by_card: dict[int, list[int]] = {}
     for m in moves:
         group = by_card.get(m & _CARD_MASK)
@@ -55,7 +51,3 @@ def one_move_per_card(state: GameState, moves: list[int]) -> list[int]:
             group.append(m)
     return [group[0] if len(group) == 1 else greedy_best(group) for group in by_card.values()]
 
-
-for _game in ("scopone", "scopa"):
-    hooks.register_resolver(_game, "greedy", greedy_resolver)
-    hooks.register_pruner(_game, "omh", one_move_per_card)

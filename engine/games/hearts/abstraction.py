@@ -23,7 +23,6 @@ from typing import Any
 
 from engine.cards import FRENCH52
 from engine.game import GameState
-from engine.search import hooks
 
 QUEEN_FLAG = 1 << 9
 """Added to a card's holder bits when the card is the queen of spades."""
@@ -277,5 +276,3 @@ def hearts_key_reference(state: GameState, observer: int) -> Hashable:
         jack_key = (diamonds_below, -1) if _JACK in holders else (-1, taker)
     return (trick_key, taken, bool(getattr(view, "hearts_broken", False)), tuple(suits), passing, jack_key)
 
-
-hooks.register_transposition_key("hearts", hearts_key)

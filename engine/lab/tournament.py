@@ -1,17 +1,17 @@
 """Cross tables for the rule-based players, laid out like the seeds' tables.
 
-    python -m engine.agents.tournament sides --game scopone --variant target=0 \
+    python -m engine.lab.tournament sides --game scopone --variant target=0 \
         --agents cs cs:scopa_prevention=false cs:sevens=false --games 200 --seed 1
-    python -m engine.agents.tournament pairs --game pharaoh \
+    python -m engine.lab.tournament pairs --game pharaoh \
         --variant rules=seed players=2 deck=small open=true \
         --agents random biggest smallest annoying:open=true backtrack --games 200 --seed 1
-    python -m engine.agents.tournament bench --game scopone --agents greedy cs cg --games 50
+    python -m engine.lab.tournament bench --game scopone --agents greedy cs cg --games 50
 
 ``sides`` (seeds/002 tables 6.2 and 6.4): for every (hand team, deck team) pair of agents, the hand
 team's win, loss and tie rates over ``--games`` seeded hands (dealer = seat 3, so seats 0+2 are the hand
 team). ``pairs`` (seeds/004 tables 5.2 and 5.4): for every pair of agents in a two-player game, the row
 agent's win rate, each deal played once per seat order (``--games`` games per pair). Every game uses the
-arena's own seeding (:func:`engine.arena.play_one`), so results do not depend on the order of the runs.
+arena's own seeding (:func:`engine.lab.arena.play_one`), so results do not depend on the order of the runs.
 ``bench`` times each agent's first decision of every seat over ``--games`` deals (the opening).
 """
 
@@ -23,7 +23,7 @@ import sys
 from typing import Any
 
 from engine import registry
-from engine.arena import play_one, wilson_interval
+from engine.lab.arena import play_one, wilson_interval
 
 
 def sides_table(game_name: str, variant: dict[str, Any], specs: list[str], games: int, seed: int) -> dict:
@@ -135,7 +135,7 @@ def bench(game_name: str, variant: dict[str, Any], spec: str, deals: int, seed: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m engine.agents.tournament", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m engine.lab.tournament", description=__doc__.split("\n\n")[0])
     p.add_argument("kind", choices=("sides", "pairs", "bench"))
     p.add_argument("--game", required=True)
     p.add_argument("--variant", nargs="*", default=[], metavar="KEY=VALUE")

@@ -25,9 +25,8 @@ from __future__ import annotations
 import random
 
 from engine.game import GameState
-from engine.games.mosssidewhist import DISCARDS, SPADES, MossSideWhistState
-from engine.games.tricks import lowest_rank_card, trick_to_finish
-from engine.search import hooks
+from engine.games.mosssidewhist.rules import DISCARDS, SPADES, MossSideWhistState
+from engine.games.tricks.core import lowest_rank_card, trick_to_finish
 
 EPSILON = 0.1
 """Probability of a uniformly random legal card in ``sim=egreedy``."""
@@ -144,13 +143,11 @@ def greedy_playout(state: GameState, rng: random.Random, epsilon: float = 0.0) -
     state.leader = state.current = leader
 
 
-def _greedy(state: GameState, rng: random.Random) -> None:
+def greedy_rollout(state: GameState, rng: random.Random) -> None:
     greedy_playout(state, rng, 0.0)
 
 
-def _egreedy(state: GameState, rng: random.Random) -> None:
+def egreedy_rollout(state: GameState, rng: random.Random) -> None:
     greedy_playout(state, rng, EPSILON)
 
 
-hooks.register_rollout("mosssidewhist", "greedy", _greedy)
-hooks.register_rollout("mosssidewhist", "egreedy", _egreedy)

@@ -2,7 +2,7 @@
 
 seeds/001 6.2.1 compares how far ahead ISMCTS-T (transpositions) and plain ISMCTS look with the same
 iteration budget: the depth of a search is the number of moves below the root of its deepest node.
-``python -m engine.search.depth --game hearts --agents SPEC [SPEC ...] --positions K [--seed S]``
+``python -m engine.lab.depth --game hearts --agents SPEC [SPEC ...] --positions K [--seed S]``
 runs every agent from the same K positions (dealt from ``S``, then played at random for up to
 ``--max-tricks`` tricks, so every root lies before trick ``max-tricks + 1``) and prints, per agent, the
 share of searches that reached each depth.
@@ -87,8 +87,8 @@ def depth_table(game: Game, specs: list[str], positions: list[GameState], seed: 
 
 def main(argv: list[str] | None = None) -> int:
     """Search depth of ISMCTS agents from the same positions (seeds/001 figure 6.1)."""
-    parser = argparse.ArgumentParser(prog="python -m engine.search.depth", description=main.__doc__)
-    parser.add_argument("--game", default="hearts")
+    parser = argparse.ArgumentParser(prog="python -m engine.lab.depth", description=main.__doc__)
+    parser.add_argument("--game", required=True, help="the game to measure")
     parser.add_argument("--variant", nargs="*", default=[], metavar="KEY=VALUE")
     parser.add_argument("--agents", nargs="+", required=True, metavar="SPEC")
     parser.add_argument("--positions", type=int, default=50)
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
               f"depth: {shares}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump({"command": "python -m engine.search.depth " + " ".join(argv or sys.argv[1:]),
+            json.dump({"command": "python -m engine.lab.depth " + " ".join(argv or sys.argv[1:]),
                        "game": args.game, "variant": game.variant, "positions": args.positions,
                        "seed": args.seed, "max_tricks": args.max_tricks, "agents": rows}, fh, indent=2)
     return 0

@@ -1,0 +1,222 @@
+"""The Hearts ``heuristic`` player, written rule by rule (decides from its observation only).
+
+Hearts (:class:`HeartsPlayer`): ``pass-danger`` passes the Q/K/A of spades without enough low spades to
+protect them, high hearts and the high cards of short side suits (``hearts_pass_choice``); in play
+``duck`` (play the highest card that still loses), ``dump-queen`` / ``dump-danger`` (when void, get rid of
+the Q of spades, then A/K of spades while the queen is out, then high hearts, then the top of the
+shortest suit to void it), ``lead-safe`` (lead the card most likely to lose, staying out of spades while
+holding A/K/Q of spades), ``last-take-high`` (when forced to win as last player, win with the highest
+card), ``take-low`` (forced to win with players still to come: the lowest card, never the Q of spades),
+``void-short-suit`` (void in the led suit with nothing dangerous to drop: the top card of the shortest
+suit), ``block-moon`` (when one opponent holds every penalty point so far, win a point trick from them or
+keep a heart back rather than feeding them).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.cards import bits, iter_bits, popcount
+from engine.games.tricks.core import PASS_FLAG
+from engine.games.tricks.players import RulePlayerAgent, TrickView
+from engine.observation import Observation
+
+__all__ = ["HeartsPlayer", "HeuristicAgent", "hearts_pass_choice", "hearts_pass_danger", "heuristic_move"]
+
+
+# --------------------------------------------------------------------------------------------------------
+# Hearts
+# --------------------------------------------------------------------------------------------------------
+def _hearts_suits(game: Any) -> tuple[int, int, int]:
+    """(clubs, hearts, spades) suit indexes of the French deck."""
+    suits = game.deck.suits
+    return suits.index("C"), suits.index("H"), suits.index("S")
+
+
+def hearts_pass_danger(game: Any, hand: int) -> dict[int, float]:
+    """Danger score of each card of a Hearts hand when choosing cards to pass (higher = pass first)."""
+    d = game.deck
+    _, hearts, spades = _hearts_suits(game)
+    rank = {c: d.rank_of(c) for c in iter_bits(hand)}  # 0 = two ... 12 = ace
+    q, k, a = d.card(spades, 10), d.card(spades, 11), d.card(spades, 12)
+    low_spades = sum(1 for c in iter_bits(hand & d.suit_mask(spades)) if rank[c] < 10)
+    out: dict[int, float] = {}
+    for c in iter_bits(hand):
+        s, r = d.suit_of(c), rank[c]
+        if c == q:
+            out[c] = 100.0 if low_spades < 4 else 10.0
+        elif c in (k, a):
+            out[c] = (90.0 + r) if low_spades < 4 and not (hand >> q & 1 and low_spades >= 3) else 12.0 + r
+        elif s == spades:
+            out[c] = 0.0
+        elif s == hearts:
+            out[c] = 30.0 + 3 * r if r >= 8 else r
+        else:
+            length = popcount(hand & d.suit_mask(s))
+            out[c] = 2.0 * r + (25.0 if length <= 2 else 8.0 if length == 3 else 0.0)
+            if d.text(c) == "2C":
+                out[c] = -5.0
+    return out
+
+
+def hearts_pass_choice(obs: Observation, rng: random.Random | None = None) -> int:
+    """The Hearts pass move (``PASS_FLAG | card``) a heuristic player makes now: the most dangerous card.
+
+    Usable by any agent (the search agents call it for the passing phase). Deterministic; ``rng`` is
+    accepted for a uniform policy signature.
+    """
+    moves = obs.legal_moves()
+    passes = [m for m in moves if m & PASS_FLAG]
+    if not passes:
+        raise ValueError("hearts_pass_choice: no pass move is legal now")
+    st: Any = obs.state
+    hand = st.hands[obs.seat]
+    danger = hearts_pass_danger(st.game, hand)
+    return max(passes, key=lambda m: (danger.get(m & ~PASS_FLAG, -99.0), m & ~PASS_FLAG))
+
+
+class HeartsPlayer:
+    """Hearts: pass danger, duck, dump the queen, void short suits, block a moon (module docstring)."""
+
+    def __init__(self) -> None:
+        self.last_rule = ""
+
+    def choose(self, obs: Observation) -> int:
+        moves = obs.legal_moves()
+        if any(m & PASS_FLAG for m in moves):
+            self.last_rule = "pass-danger"
+            return hearts_pass_choice(obs)
+        if len(moves) == 1:
+            self.last_rule = "forced"
+            return moves[0]
+        v = TrickView(obs)
+        g = v.game
+        self.clubs, self.hearts, self.spades = _hearts_suits(g)
+        d = g.deck
+        self.q = d.card(self.spades, 10)
+        self.k = d.card(self.spades, 11)
+        self.a = d.card(self.spades, 12)
+        return self.follow(v, moves) if v.trick else self.lead(v, moves)
+
+    def points_of(self, v: TrickView, cards: list[int] | int) -> int:
+        cs = bits(cards) if isinstance(cards, int) else cards
+        return sum(13 if c == self.q else 1 if v.suit_of[c] == self.hearts else 0 for c in cs)
+
+    def moon_threat(self, v: TrickView) -> int:
+        """A seat other than me holding every penalty point taken so far (at least 8), or -1."""
+        taken = [self.points_of(v, w) for w in v.state.won]
+        total = sum(taken)
+        if total < 8:
+            return -1
+        for s in range(v.n):
+            if s != v.seat and taken[s] == total:
+                return s
+        return -1
+
+    def queen_out(self, v: TrickView) -> bool:
+        return bool(v.out >> self.q & 1)
+
+    def lead(self, v: TrickView, moves: list[int]) -> int:
+        threat = self.moon_threat(v)
+        if threat >= 0:
+            hearts = [c for c in moves if v.suit_of[c] == self.hearts]
+            masters = [c for c in hearts if v.is_master(c)]
+            if masters:
+                self.last_rule = "block-moon"
+                return max(masters, key=lambda c: v.strength[c])
+        qo = self.queen_out(v)
+        holds_high_spade = bool(v.hand & ((1 << self.q) | (1 << self.k) | (1 << self.a)))
+        length = {s: popcount(v.suit_cards(v.hand, s)) for s in range(4)}
+
+        def risk(c: int) -> tuple[float, ...]:
+            s = v.suit_of[c]
+            higher = popcount(v.higher_out(c))
+            bad = 0.0
+            if s == self.spades and (holds_high_spade and c in (self.q, self.k, self.a) or c == self.q):
+                bad += 50
+            if s == self.spades and holds_high_spade and qo:
+                bad += 10
+            if s == self.hearts:
+                bad += 2
+            if higher == 0 and popcount(v.out & v.suit_masks[s]) > 0:
+                bad += 30  # would win the trick
+            return (bad - higher, length[s], v.strength[c], c)
+
+        self.last_rule = "lead-safe"
+        return min(moves, key=risk)
+
+    def follow(self, v: TrickView, moves: list[int]) -> int:
+        best, best_seat = v.winning_card()
+        led = v.led
+        later = v.later_seats()
+        threat = self.moon_threat(v)
+        trick_pts = self.points_of(v, v.trick)
+        following = v.suit_of[moves[0]] == led
+        if following:
+            losers = [c for c in moves if not v.beats(c, best, led)]
+            if threat >= 0 and best_seat == threat and (trick_pts > 0 or later):
+                winners = [c for c in moves if v.beats(c, best, led) and c != self.q]
+                if winners:
+                    self.last_rule = "block-moon"
+                    return max(winners, key=lambda c: v.strength[c]) if not later else \
+                        min(winners, key=lambda c: v.strength[c])
+            if led == self.spades and self.q in moves and not v.beats(self.q, best, led):
+                self.last_rule = "dump-queen"
+                return self.q
+            if losers:
+                self.last_rule = "duck"
+                safe = [c for c in losers if c != self.q] or losers
+                return max(safe, key=lambda c: (v.strength[c], c))
+            if not later:
+                self.last_rule = "last-take-high"
+                pool = [c for c in moves if c != self.q] or moves
+                return max(pool, key=lambda c: (v.strength[c], c))
+            self.last_rule = "take-low"
+            pool = [c for c in moves if c not in (self.q, self.k, self.a) or not self.queen_out(v)] or moves
+            pool = [c for c in pool if c != self.q] or pool
+            return min(pool, key=lambda c: (v.strength[c], c))
+        # void in the led suit: discard
+        if threat >= 0 and best_seat == threat:
+            clean = [c for c in moves if self.points_of(v, [c]) == 0]
+            if clean:
+                self.last_rule = "block-moon"
+                return max(clean, key=lambda c: (v.strength[c], c))
+        if self.q in moves:
+            self.last_rule = "dump-queen"
+            return self.q
+        if self.queen_out(v):
+            high = [c for c in moves if c in (self.a, self.k)]
+            if high:
+                self.last_rule = "dump-danger"
+                return max(high, key=lambda c: v.strength[c])
+        hearts = [c for c in moves if v.suit_of[c] == self.hearts]
+        if hearts:
+            self.last_rule = "dump-danger"
+            return max(hearts, key=lambda c: (v.strength[c], c))
+        length = {s: popcount(v.suit_cards(v.hand, s)) for s in range(4)}
+        self.last_rule = "void-short-suit"
+        return min(moves, key=lambda c: (length[v.suit_of[c]], -v.strength[c], c))
+
+
+# --------------------------------------------------------------------------------------------------------
+# The agent and the simulation policy
+# --------------------------------------------------------------------------------------------------------
+class HeuristicAgent(RulePlayerAgent):
+    """Rule-based human-like Hearts player (fair: decides from its observation only)."""
+
+    name = "heuristic"
+    description = "rule-based player encoding well-known human strategy for each game"
+    games = ("hearts",)
+
+    def make_player(self) -> HeartsPlayer:
+        return HeartsPlayer()
+
+
+_POLICY_PLAYER = HeartsPlayer()
+
+
+def heuristic_move(state: Any, rng: random.Random | None = None) -> int:
+    """Simulation policy ``heuristic``: the player's move for the seat to act (from its observation of a full
+    or determinized state)."""
+    return _POLICY_PLAYER.choose(state.observation(state.current_player))

@@ -1,0 +1,29 @@
+"""Moss Side Whist ([Huang]): rules, the rule-based player with DLS discards and the ESE belief, greedy playouts
+and the difficulty presets."""
+
+from __future__ import annotations
+
+from engine import registry
+from engine.games.mosssidewhist.greedy import egreedy_rollout, greedy_rollout
+from engine.games.mosssidewhist.players import HeuristicAgent, heuristic_move, whist_ese_bias
+from engine.games.mosssidewhist.rules import MossSideWhist, MossSideWhistState
+from engine.knowledge import SearchKnowledge
+
+__all__ = ["MossSideWhist", "MossSideWhistState"]
+
+PRESETS = {  # ~13,000-16,000 it/s: expert's 8,000 iterations take 0.5-0.8 s at the opening
+    "beginner": "ismcts:iterations=60",
+    "casual": "ismcts:iterations=400",
+    "strong": "ismcts:iterations=2000",
+    "expert": "ismcts:iterations=8000,seconds=1.0,endgame=50",
+}
+
+KNOWLEDGE = SearchKnowledge(
+    policies={"heuristic": heuristic_move},
+    rollouts={"greedy": greedy_rollout, "egreedy": egreedy_rollout},
+    biases={"ese": whist_ese_bias},
+)
+
+registry.register(registry.GameEntry(
+    "mosssidewhist", MossSideWhist, 50, PRESETS, knowledge=KNOWLEDGE, agents={"heuristic": HeuristicAgent},
+    table="trick", summary="whist"))

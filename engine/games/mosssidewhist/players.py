@@ -1,0 +1,174 @@
+"""The Moss Side Whist ``heuristic`` player, written rule by rule (decides from its observation only).
+
+Moss Side Whist (:class:`WhistPlayer`): ``dls-discard`` (the leader discards the four lowest non-honour,
+non-trump cards of its shortest suits: seeds/003's Discard Lowest Suit), then Whist play: ``lead-master``,
+``draw-trumps``, ``lead-short`` (a low non-honour card of the shortest side suit, to ruff it later), ``second-low``,
+``win-cheaply`` (third hand, or a master), ``ruff`` and ``discard-low``. The empty-suit evaluator (ESE,
+seeds/003) is :func:`whist_ese_bias`: once one opponent shows out of a suit, the rest of the suit is placed
+with the other opponent (or, for a non-leader, with the leader's discards when DLS says they were
+discarded); the players use it to judge whether a card can still be beaten.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from engine.cards import bits, iter_bits, popcount
+from engine.games.tricks.core import PASS_FLAG
+from engine.games.tricks.players import RulePlayerAgent, TrickView
+from engine.observation import Observation
+
+__all__ = ["HeuristicAgent", "WhistPlayer", "heuristic_move", "whist_dls_discards", "whist_ese_bias"]
+
+
+# --------------------------------------------------------------------------------------------------------
+# Moss Side Whist
+# --------------------------------------------------------------------------------------------------------
+def whist_dls_discards(game: Any, hand: int, count: int = 4, trump: int = 3) -> list[int]:
+    """Discard Lowest Suit (seeds/003): the ``count`` lowest non-honour, non-trump cards of the shortest
+    side suits; honours (J and above) and trumps only when nothing else is left. Ordered: first discard
+    first."""
+    d = game.deck
+    honour = d.ranks.index("J")
+    length = {s: popcount(hand & d.suit_mask(s)) for s in range(len(d.suits))}
+
+    def key(c: int) -> tuple[int, int, int, int, int]:
+        s, r = d.suit_of(c), d.rank_of(c)
+        return (s == trump, r >= honour, length[s], r, c)
+
+    return sorted(bits(hand), key=key)[:count]
+
+
+def whist_ese_bias(obs: Observation) -> np.ndarray:
+    """Empty-suit evaluator (seeds/003) as a (slots x deck) belief matrix for ``determinize``.
+
+    When an opponent has shown out of a suit, the rest of that suit is with the other opponent; for a
+    non-leader the leader's hidden discards are the exception, modelled by DLS (low side-suit cards of
+    the leader's short suits are likely discards, honours and trumps unlikely). Cells the observation
+    forbids are zero; everything else starts at 1.
+    """
+    st: Any = obs.state
+    g: Any = st.game
+    size = g.deck.size
+    m = np.zeros((len(obs.slots), size))
+    honour = g.deck.ranks.index("J")
+    trump = getattr(st, "trump", 3)
+    for i, slot in enumerate(obs.slots):
+        for c in iter_bits(slot.allowed & obs.unknown):
+            m[i, c] = 1.0
+    for i, slot in enumerate(obs.slots):
+        if slot.owner < 0:  # hidden discards
+            for c in iter_bits(slot.allowed & obs.unknown):
+                r = g.deck.rank_of(c)
+                m[i, c] = 0.05 if (g.suit_of[c] == trump or r >= honour) else 1.0 + (honour - r) * 0.3
+    hand_rows = [i for i, s in enumerate(obs.slots) if s.owner >= 0]
+    for i in hand_rows:
+        owner = obs.slots[i].owner
+        for suit in range(len(g.suit_masks)):
+            if st.voids[owner] >> suit & 1:
+                for j in hand_rows:
+                    if j != i:
+                        m[j, :] = np.where(np.arange(size) // len(g.deck.ranks) == suit, m[j, :] * 4.0, m[j, :])
+    return m
+
+
+class WhistPlayer:
+    """Moss Side Whist: DLS discards, then plain Whist play to win tricks (module docstring)."""
+
+    def __init__(self) -> None:
+        self.last_rule = ""
+
+    def choose(self, obs: Observation) -> int:
+        moves = obs.legal_moves()
+        discards = [m for m in moves if m & PASS_FLAG]
+        if discards:
+            st: Any = obs.state
+            order = whist_dls_discards(st.game, st.hands[obs.seat], count=len(discards), trump=self._trump(st))
+            legal = {m & ~PASS_FLAG: m for m in discards}
+            self.last_rule = "dls-discard"
+            for c in order:
+                if c in legal:
+                    return legal[c]
+            return discards[0]
+        if len(moves) == 1:
+            self.last_rule = "forced"
+            return moves[0]
+        v = TrickView(obs)
+        v.team = (v.seat,)
+        return self.follow(v, moves) if v.trick else self.lead(v, moves)
+
+    @staticmethod
+    def _trump(st: Any) -> int:
+        t = getattr(st, "trump", -1)
+        return t if isinstance(t, int) and t >= 0 else st.game.deck.suits.index("S")
+
+    def lead(self, v: TrickView, moves: list[int]) -> int:
+        others = [s for s in range(v.n) if s != v.seat]
+        side = [c for c in moves if v.suit_of[c] != v.trump]
+        masters = [c for c in side if v.is_master(c)
+                   and not any(v.voids[o] >> v.suit_of[c] & 1 and v.possible[o] & v.out & v.suit_masks[v.trump]
+                               for o in others)]
+        if masters:
+            self.last_rule = "lead-master"
+            return max(masters, key=lambda c: (popcount(v.suit_cards(v.hand, v.suit_of[c])), -c))
+        trumps = [c for c in moves if v.suit_of[c] == v.trump]
+        out_trumps = popcount(v.out & v.suit_masks[v.trump]) if v.trump >= 0 else 0
+        if trumps and out_trumps:
+            top = max(trumps, key=lambda c: v.strength[c])
+            if v.is_master(top) and len(trumps) >= out_trumps:
+                self.last_rule = "draw-trumps"
+                return top
+        pool = side or moves
+        length = {s: popcount(v.suit_cards(v.hand, s)) for s in range(len(v.suit_masks))}
+        self.last_rule = "lead-short"
+        honour = v.game.deck.ranks.index("J") if "J" in v.game.deck.ranks else 99
+        return min(pool, key=lambda c: (v.strength[c] >= honour, length[v.suit_of[c]], v.strength[c], c))
+
+    def follow(self, v: TrickView, moves: list[int]) -> int:
+        best, _ = v.winning_card()
+        led = v.led
+        later = v.later_seats()
+        winners = [c for c in moves if v.beats(c, best, led)]
+        same = [c for c in winners if v.suit_of[c] == led]
+        if same:
+            safe = [c for c in same if not later or v.safe_for(c, led, (v.seat,))]
+            if safe:
+                self.last_rule = "win-cheaply"
+                return min(safe, key=lambda c: (v.strength[c], c))
+            if later:
+                self.last_rule = "second-low"
+                return min(moves, key=lambda c: (v.strength[c], c))
+        ruffs = [c for c in winners if v.suit_of[c] == v.trump]
+        if ruffs and not same:
+            safe = [c for c in ruffs if not later or v.safe_for(c, led, (v.seat,))] or ruffs
+            self.last_rule = "ruff"
+            return min(safe, key=lambda c: (v.strength[c], c))
+        length = {s: popcount(v.suit_cards(v.hand, s)) for s in range(len(v.suit_masks))}
+        self.last_rule = "discard-low"
+        return min(moves, key=lambda c: (v.suit_of[c] == v.trump, v.strength[c], length[v.suit_of[c]], c))
+
+
+# --------------------------------------------------------------------------------------------------------
+# The agent and the simulation policy
+# --------------------------------------------------------------------------------------------------------
+class HeuristicAgent(RulePlayerAgent):
+    """Rule-based human-like Moss Side Whist player (fair: decides from its observation only)."""
+
+    name = "heuristic"
+    description = "rule-based player encoding well-known human strategy for each game"
+    games = ("mosssidewhist",)
+
+    def make_player(self) -> WhistPlayer:
+        return WhistPlayer()
+
+
+_POLICY_PLAYER = WhistPlayer()
+
+
+def heuristic_move(state: Any, rng: random.Random | None = None) -> int:
+    """Simulation policy ``heuristic``: the player's move for the seat to act (from its observation of a full
+    or determinized state)."""
+    return _POLICY_PLAYER.choose(state.observation(state.current_player))

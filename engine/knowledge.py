@@ -1,0 +1,120 @@
+"""What a game tells the search about itself: :class:`SearchKnowledge`, one typed value per game.
+
+The search never special-cases a game; it reads the knowledge of the game's registry entry
+(``registry.entry(game.name).knowledge``):
+
+* ``policies``: simulation policies ``fn(state, rng) -> legal move`` (e.g. Scopone ``greedy``); ISMCTS uses
+  them with ``sim=NAME`` ([DiPalma2014] chapter 5 simulation strategies) and ``opponents=NAME``.
+* ``rollouts``: ``fn(state, rng) -> None`` playing a state to the end in place (an inlined simulation policy,
+  faster than a per-move policy); ``sim=NAME`` looks for a rollout of that name first, then a policy.
+* ``biases``: belief functions ``fn(obs) -> ndarray`` of shape (slots, deck size) for biased determinization
+  ([Manzke2025] chapter 5, [DiPalma2014] 5.6); used with ``bias=NAME``.
+* ``move_handlers``: ``fn(state, move) -> key`` grouping moves into tree branches ([DiPalma2014] move
+  handlers); used with ``handler=NAME``.
+* ``resolvers``: ``fn(state, moves, rng) -> move`` choosing the concrete move of a move-handler branch
+  (default: a uniformly random move of the branch); used with ``resolve=NAME``.
+* ``pruners``: ``fn(state, moves) -> moves``, a non-empty subset of the legal moves in a stable order
+  ([Kassak2023] 4.4 heuristic move pruning); used with ``prune=NAME`` at every tree node.
+* ``transposition_key``: ``fn(state, observer) -> hashable`` naming the observer's (abstracted) information
+  set ([Manzke2025] 4.1); used with ``transpositions=true``.
+* ``score_span``: points separating the best from the worst result of a hand (the SD/score rewards' scale);
+  None: the hand's total points.
+* ``exploration``: ``fn(game) -> c``, the UCB1 constant used when a SPEC gives none.
+* ``default_simulation``: the ``sim=`` a SPEC without one gets: ``random``, ``nast`` or one of the game's
+  rollouts/policies (Pharaoh's random playouts run for hundreds of turns, so it uses its pruned
+  ``play-smallest``, [Kassak2023] 4.4).
+
+Construction validates every field, so a typo fails when the game's package is imported.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from engine.game import Game, GameState
+
+PolicyFn = Callable[[GameState, random.Random], int]
+RolloutFn = Callable[[GameState, random.Random], None]
+BiasFn = Callable[[Any], Any]
+HandlerFn = Callable[[GameState, int], Hashable]
+ResolverFn = Callable[[GameState, list[int], random.Random], int]
+PrunerFn = Callable[[GameState, list[int]], list[int]]
+KeyFn = Callable[[GameState, int], Hashable]
+ExplorationFn = Callable[[Game], float]
+
+DEFAULT_EXPLORATION = 0.7
+"""UCB1 exploration constant of games that give none ([Fernandes2016] 6.4: Sueca and Hearts)."""
+
+BUILTIN_SIMULATIONS = ("random", "nast")
+"""``sim=`` values every game accepts (the search's own playouts)."""
+
+
+def constant_exploration(game: Game) -> float:
+    """The default exploration function: :data:`DEFAULT_EXPLORATION` for every variant."""
+    return DEFAULT_EXPLORATION
+
+
+class KnowledgeError(ValueError):
+    """An inconsistent :class:`SearchKnowledge` (raised when a game's package is imported)."""
+
+
+_TABLES = ("policies", "rollouts", "biases", "move_handlers", "resolvers", "pruners")
+
+
+@dataclass(frozen=True)
+class SearchKnowledge:
+    """A game's search knowledge (see the module docstring); every mapping is read-only once built."""
+
+    policies: Mapping[str, PolicyFn] = field(default_factory=dict)
+    rollouts: Mapping[str, RolloutFn] = field(default_factory=dict)
+    biases: Mapping[str, BiasFn] = field(default_factory=dict)
+    move_handlers: Mapping[str, HandlerFn] = field(default_factory=dict)
+    resolvers: Mapping[str, ResolverFn] = field(default_factory=dict)
+    pruners: Mapping[str, PrunerFn] = field(default_factory=dict)
+    transposition_key: KeyFn | None = None
+    score_span: float | None = None
+    exploration: ExplorationFn = constant_exploration
+    default_simulation: str = "random"
+
+    def __post_init__(self) -> None:
+        for table in _TABLES:
+            value = getattr(self, table)
+            if not isinstance(value, Mapping):
+                raise KnowledgeError(f"SearchKnowledge.{table} must be a mapping of names to functions")
+            for name, fn in value.items():
+                if not isinstance(name, str) or not name or name != name.strip() or "," in name or "=" in name:
+                    raise KnowledgeError(f"SearchKnowledge.{table}: bad name {name!r} (a SPEC value is needed)")
+                if not callable(fn):
+                    raise KnowledgeError(f"SearchKnowledge.{table}[{name!r}] is not callable")
+            object.__setattr__(self, table, MappingProxyType(dict(value)))
+        if self.transposition_key is not None and not callable(self.transposition_key):
+            raise KnowledgeError("SearchKnowledge.transposition_key is not callable")
+        if not callable(self.exploration):
+            raise KnowledgeError("SearchKnowledge.exploration is not callable")
+        if self.score_span is not None:
+            if not isinstance(self.score_span, int | float) or self.score_span <= 0:
+                raise KnowledgeError(f"SearchKnowledge.score_span must be a positive number, not {self.score_span!r}")
+            object.__setattr__(self, "score_span", float(self.score_span))
+        if self.default_simulation not in self.simulation_names():
+            raise KnowledgeError(f"SearchKnowledge.default_simulation {self.default_simulation!r} is neither "
+                                 f"a rollout nor a policy; simulations: {', '.join(self.simulation_names())}")
+
+    def simulation_names(self) -> list[str]:
+        """Every valid ``sim=`` value: the built-in ones, then the game's policies and rollouts (sorted)."""
+        return [*BUILTIN_SIMULATIONS, *self.playout_names()]
+
+    def playout_names(self) -> list[str]:
+        """The game's own per-move policies and whole-playout rollouts, sorted."""
+        return sorted(set(self.policies) | set(self.rollouts))
+
+    def names(self) -> dict[str, list[str]]:
+        """The names given per kind: ``rollout``, ``policy``, ``pruner``, ``handler``, ``resolver``, ``bias``
+        (what ``sim=``, ``opponents=``, ``prune=``, ``handler=``, ``resolve=`` and ``bias=`` accept besides the
+        built-in values)."""
+        return {"rollout": sorted(self.rollouts), "policy": sorted(self.policies), "pruner": sorted(self.pruners),
+                "handler": sorted(self.move_handlers), "resolver": sorted(self.resolvers),
+                "bias": sorted(self.biases)}

@@ -1,0 +1,1 @@
+"""The runtime layer: what runs agents for the app and the tools (presets, workers, process supervision)."""
