@@ -133,7 +133,7 @@ GERMAN32 = Deck(
 )
 """German 32: suits L=leaves, H=hearts, B=bells, A=acorns; ranks VII, VIII, IX, X, Unter, Ober, King, Ace."""
 
-PHARAOH15 = Deck(
+GERMAN15 = Deck(
     "pharaoh15", ("L", "H", "B"), ("Leaves", "Hearts", "Bells"),
     ("7", "8", "9", "X", "U"),
     ("Seven", "Eight", "Nine", "Ten", "Unter"),
@@ -141,7 +141,7 @@ PHARAOH15 = Deck(
 )
 """The small Pharaoh deck of seeds/004: three German suits x five ranks = 15 cards."""
 
-DECKS: dict[str, Deck] = {d.name: d for d in (FRENCH52, PORTUGUESE40, ITALIAN40, GERMAN32, PHARAOH15)}
+DECKS: dict[str, Deck] = {d.name: d for d in (FRENCH52, PORTUGUESE40, ITALIAN40, GERMAN32, GERMAN15)}
 
 
 def popcount(mask: int) -> int:

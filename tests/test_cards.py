@@ -7,9 +7,9 @@ import pytest
 from engine.cards import (
     DECKS,
     FRENCH52,
+    GERMAN15,
     GERMAN32,
     ITALIAN40,
-    PHARAOH15,
     PORTUGUESE40,
     NotationError,
     bits,
@@ -21,7 +21,7 @@ from engine.cards import (
 
 
 def test_deck_sizes() -> None:
-    assert (FRENCH52.size, PORTUGUESE40.size, ITALIAN40.size, GERMAN32.size, PHARAOH15.size) == (52, 40, 40, 32, 15)
+    assert (FRENCH52.size, PORTUGUESE40.size, ITALIAN40.size, GERMAN32.size, GERMAN15.size) == (52, 40, 40, 32, 15)
 
 
 @pytest.mark.parametrize("deck", list(DECKS.values()), ids=list(DECKS))

@@ -81,7 +81,7 @@ def reward_vector(kind: str, state: GameState, res: HandResult | None = None) ->
                 out.append(0.0)
                 continue
             if low:
-                out.append(_hearts_level(mine - min(pts), span))
+                out.append(_penalty_level(mine - min(pts), span))
             else:
                 diff = mine - max(others)
                 lvl = _sd_level(diff, span)
@@ -101,7 +101,7 @@ def _point_rewards(kind: str, pts: list[float], span: float, low: bool) -> list[
     return [sign * (tot - n * p) / scale for p in pts]
 
 
-def _hearts_level(gap: float, span: float) -> float:
+def _penalty_level(gap: float, span: float) -> float:
     """seeds/000 5.3 Hearts row: reward by how many points the seat took more than the winner."""
     f = gap / span  # 0 (winner) .. 1 (took everything)
     if f <= 0:

@@ -59,7 +59,7 @@ import random
 from itertools import permutations
 from typing import Any, ClassVar
 
-from engine.cards import GERMAN32, PHARAOH15, Deck, NotationError, bits, popcount
+from engine.cards import GERMAN15, GERMAN32, Deck, NotationError, bits, popcount
 from engine.game import Game, GameState, HandResult, Option, StateFormatError, VariantError
 from engine.observation import HiddenSlot, Observation
 
@@ -145,7 +145,7 @@ class Pharaoh(Game):
         super().__init__(variant)
         v = self.variant
         self.classic: bool = v["rules"] == "classic"
-        self.deck = GERMAN32 if self.classic or v["deck"] == "full" else PHARAOH15
+        self.deck = GERMAN32 if self.classic or v["deck"] == "full" else GERMAN15
         d = self.deck
         self.nranks = len(d.ranks)
         self.nsuits = len(d.suits)
