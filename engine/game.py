@@ -17,11 +17,14 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from engine.cards import Deck
+from engine.cards import Deck, NotationError
 from engine.observation import HiddenSlot, Observation
+
+_NOTATION_SPLIT = re.compile(r"[\s,+>()\[\]{}:;/|*-]+")
 
 
 class GameError(Exception):
@@ -334,6 +337,44 @@ class GameState:
     def parse_move(self, text: str) -> int:
         """Parse a move's notation in this state; raises NotationError/IllegalMoveError."""
         raise NotImplementedError
+
+    # --- what the table shows (generic defaults; games override) --------------------------------------
+    def move_cards(self, move: int) -> tuple[int, ...]:
+        """The cards ``move`` involves, the played card first (empty for a move without cards, e.g. a draw).
+        The default reads the move's notation: tokens that parse as cards of the deck, in order."""
+        try:
+            text = self.move_text(move)
+        except Exception:  # noqa: BLE001 - any move value may come from user input
+            return ()
+        deck = self.game.deck
+        cards: list[int] = []
+        for token in _NOTATION_SPLIT.split(text):
+            if len(token) < 2:
+                continue
+            try:
+                card = deck.parse(token)
+            except NotationError:
+                continue
+            if card not in cards:
+                cards.append(card)
+        return tuple(cards)
+
+    def is_pass_move(self, move: int) -> bool:
+        """Whether ``move`` passes or discards a card rather than playing it (default: never)."""
+        return False
+
+    def last_trick(self) -> tuple[int, tuple[tuple[int, int], ...]] | None:
+        """The winner seat and the ``(seat, card)`` plays of the last completed trick; None before the first
+        trick is complete and in games without tricks."""
+        return None
+
+    def turned_trump(self) -> int | None:
+        """The turned-up trump card while it is still visible on the table, else None."""
+        return None
+
+    def trump_suit(self) -> int | None:
+        """The trump suit's index in the deck, or None when the hand has no trumps."""
+        return None
 
     # --- generic -----------------------------------------------------------------------------------
     def illegal_reason(self, move: int) -> str | None:

@@ -1042,6 +1042,10 @@ class PharaohState(GameState):
         self.shuffle_seed = rng.getrandbits(62)
 
     # --- notation ---------------------------------------------------------------------------------
+    def move_cards(self, move: int) -> tuple[int, ...]:
+        """The played cards in the order played (a draw or a skip: none)."""
+        return tuple(play_cards(move))
+
     def move_text(self, move: int) -> str:
         if move == DRAW:
             return "draw"

@@ -772,6 +772,10 @@ class ScoponeState(GameState):
                 self.hands[slot.owner] |= cards
 
     # --- notation ---------------------------------------------------------------------------------
+    def move_cards(self, move: int) -> tuple[int, ...]:
+        """The played card, then the captured cards."""
+        return (move & CARD_MASK, *bits(move >> CARD_BITS))
+
     def move_text(self, move: int) -> str:
         card = move & CARD_MASK
         cap = move >> CARD_BITS

@@ -170,6 +170,10 @@ class BiscaState(TrickState):
         """The face-up trump lying under the stock, or -1 once it has been drawn."""
         return self.stock[0] if self.stock else -1
 
+    def turned_trump(self) -> int | None:
+        """The trump lying face up under the stock (after an exchange, the card swapped in) until it is drawn."""
+        return self.stock[0] if self.stock else None
+
     @property
     def stock_size(self) -> int:
         """Cards left in the stock, the face-up trump included (also right in a masked observation)."""

@@ -17,6 +17,8 @@ from engine.cards import Deck, NotationError, popcount
 from engine.game import Game, GameState, StateFormatError
 from engine.observation import HiddenSlot, Observation
 
+CARD_BITS = (1 << 8) - 1
+"""The card index bits of a trick-game move."""
 PASS_FLAG = 1 << 8
 """Flag bit on a move that passes/discards a card instead of playing it to a trick."""
 HIDDEN_MOVE = -1
@@ -734,6 +736,28 @@ class TrickState(GameState):
 
     def after_trick(self, winner: int) -> None:
         """Hook after a trick is gathered (Bisca draws from the stock here)."""
+
+    # --- what the table shows ------------------------------------------------------------------------
+    def move_cards(self, move: int) -> tuple[int, ...]:
+        """A play or a pass/discard: its card; a special move (Bisca's trump exchange) or a hidden one: ()."""
+        if move < 0 or move & ~(CARD_BITS | PASS_FLAG):
+            return ()
+        return (move & CARD_BITS,)
+
+    def is_pass_move(self, move: int) -> bool:
+        return move >= 0 and bool(move & PASS_FLAG)
+
+    def last_trick(self) -> tuple[int, tuple[tuple[int, int], ...]] | None:
+        """The last completed trick: its winner (who leads the trick after it) and its ``(seat, card)`` plays,
+        read from the history (passes, discards and special moves are not plays)."""
+        plays = [(seat, move) for seat, move in self.history if 0 <= move <= CARD_BITS]
+        done = len(plays) - len(self.trick)
+        if done < self.num_players:
+            return None
+        return self.leader, tuple(plays[done - self.num_players:done])
+
+    def trump_suit(self) -> int | None:
+        return self.trump if 0 <= self.trump < len(self.game.suit_masks) else None
 
     # --- information ------------------------------------------------------------------------------
     def trick_seats(self) -> list[int]:

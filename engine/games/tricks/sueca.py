@@ -115,6 +115,10 @@ class SuecaState(TrickState):
                 return s
         return None
 
+    def turned_trump(self) -> int | None:
+        """The card the dealer turned up: on the table until the dealer plays it."""
+        return self.trump_card if self.hands[self.dealer] >> self.trump_card & 1 else None
+
     def known_to(self, seat: int, observer: int) -> int:
         if seat == observer:
             return self.hands[seat]
