@@ -29,7 +29,7 @@ def test_deal_and_start() -> None:
     s = g.new_hand(random.Random(1))
     assert s.counts == [5, 5, 5, 5] and len(s.discard) == 1 and len(s.stock) == 32 - 21
     assert s.current_player == 0 and s.card_total() == 32
-    seed = Pharaoh({"rules": "seed", "players": 2, "deck": "small"})
+    seed = Pharaoh({"rules": "simplified", "players": 2, "deck": "small"})
     t = seed.new_hand(random.Random(1))
     assert seed.deck.size == 15 and t.counts == [6, 6] and len(t.stock) == 2
 
@@ -40,8 +40,8 @@ def test_variant_checks() -> None:
     with pytest.raises(VariantError, match="32-card"):
         Pharaoh({"deck": "small"})
     with pytest.raises(VariantError, match="do not fit"):
-        Pharaoh({"rules": "seed", "deck": "small", "players": 3})
-    assert Pharaoh({"rules": "seed", "players": 6, "hand_size": 4}).num_players == 6
+        Pharaoh({"rules": "simplified", "deck": "small", "players": 3})
+    assert Pharaoh({"rules": "simplified", "players": 6, "hand_size": 4}).num_players == 6
 
 
 def test_match_suit_or_rank_and_clear_reason() -> None:
@@ -205,7 +205,7 @@ def test_places_match_to_target() -> None:
 
 
 def test_seed_k_tuples_in_any_order() -> None:
-    g = Pharaoh({"rules": "seed", "players": 2, "deck": "small"})
+    g = Pharaoh({"rules": "simplified", "players": 2, "deck": "small"})
     s = g.position(["8L 8H 8B 9H", "7L"], discard="UB", stock="7H")
     ms = moves(s)
     # Match suit: the first card must be a Bell; the rest follow in any order.
@@ -220,7 +220,7 @@ def test_seed_k_tuples_in_any_order() -> None:
 
 
 def test_seed_skip_only_when_the_stock_is_empty() -> None:
-    g = Pharaoh({"rules": "seed", "players": 2, "deck": "small"})
+    g = Pharaoh({"rules": "simplified", "players": 2, "deck": "small"})
     s = g.position(["8L", "7L"], discard="9H", stock="7H")
     assert moves(s) == {"draw"}
     assert s.illegal_reason(SKIP) == "the stock is not empty: play or draw"
@@ -229,7 +229,7 @@ def test_seed_skip_only_when_the_stock_is_empty() -> None:
 
 
 def test_seed_lock_counter_ends_a_stuck_match() -> None:
-    g = Pharaoh({"rules": "seed", "players": 2, "deck": "small"})
+    g = Pharaoh({"rules": "simplified", "players": 2, "deck": "small"})
     s = g.position(["8L", "9B XB"], discard="7H", stock="")
     play(s, "skip")
     assert not s.is_terminal() and s.lock == 1
@@ -240,7 +240,7 @@ def test_seed_lock_counter_ends_a_stuck_match() -> None:
 
 
 def test_seed_draw_counter_three_rounds_of_skips() -> None:
-    g = Pharaoh({"rules": "seed", "players": 2, "deck": "small"})
+    g = Pharaoh({"rules": "simplified", "players": 2, "deck": "small"})
     s = g.position(["7L 8L", "7B 9B"], discard="7H", stock="")
     for i in range(5):
         play(s, "skip")
@@ -251,7 +251,7 @@ def test_seed_draw_counter_three_rounds_of_skips() -> None:
 
 
 def test_ties_ranking_as_seeds_004() -> None:
-    g = Pharaoh({"rules": "seed", "players": 4, "deck": "full", "hand_size": 5})
+    g = Pharaoh({"rules": "simplified", "players": 4, "deck": "full", "hand_size": 5})
     s = g.position(["", "8L", "9B XB", "7A"], discard="7H", stock="")
     s.finished = [0]
     s.finish_turns = [4]
@@ -264,11 +264,11 @@ def test_ties_ranking_as_seeds_004() -> None:
 
 
 def test_open_variant_hides_only_the_stock() -> None:
-    g = Pharaoh({"rules": "seed", "players": 2, "deck": "small", "open": True})
+    g = Pharaoh({"rules": "simplified", "players": 2, "deck": "small", "open": True})
     s = g.new_hand(random.Random(2))
     obs = s.observation(0)
     assert obs.state.hands == s.hands and [sl.name for sl in obs.slots] == ["stock"]
-    hidden = Pharaoh({"rules": "seed", "players": 2, "deck": "small"}).new_hand(random.Random(2))
+    hidden = Pharaoh({"rules": "simplified", "players": 2, "deck": "small"}).new_hand(random.Random(2))
     assert hidden.observation(0).state.hands[1] == 0
 
 
@@ -338,7 +338,7 @@ def test_turn_limit_ends_a_classic_hand(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_a_forced_skip_is_public_and_determinization_respects_it() -> None:
-    g = Pharaoh({"rules": "seed", "players": 2, "deck": "full", "hand_size": 5})
+    g = Pharaoh({"rules": "simplified", "players": 2, "deck": "full", "hand_size": 5})
     s = g.position(["8L 9B", "XB UA"], discard="7H", stock="")
     play(s, "skip")  # seat 0 holds no heart and no Seven: a forced skip
     d = g.deck
@@ -376,3 +376,18 @@ def test_fast_rollout_matches_generic_loop(variant: dict) -> None:
         reshuffled += fast.reshuffles > 0
     if g.classic:
         assert reshuffled > 0
+
+
+def test_the_simplified_rules_earlier_name_still_loads() -> None:
+    """Saves and records written when ``rules=simplified`` was called ``seed`` load as the simplified rules."""
+    from engine import registry
+
+    game = registry.create("pharaoh", {"rules": "seed", "players": 2, "deck": "small"})
+    assert game.variant["rules"] == "simplified" and game.deck.size == 15
+    match = Match.start(registry.create("pharaoh", {"rules": "simplified", "players": 2, "deck": "small"}), seed=4)
+    match.state.apply(match.state.legal_moves()[0])
+    old = match.to_json().replace('"rules": "simplified"', '"rules": "seed"')
+    assert '"rules": "seed"' in old
+    loaded = Match.from_json(old)
+    assert loaded.game.variant == match.game.variant and loaded.state == match.state
+    assert loaded.state.history == match.state.history

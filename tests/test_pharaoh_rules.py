@@ -11,7 +11,7 @@ from engine.games.pharaoh import players as P
 from engine.games.pharaoh.rules import DRAW, SKIP
 from tests.test_heuristic_checks import fairness_check, play_out
 
-SEED_SMALL = {"rules": "seed", "players": 2, "deck": "small", "open": True, "target": 0}
+SEED_SMALL = {"rules": "simplified", "players": 2, "deck": "small", "open": True, "target": 0}
 CLASSIC2 = {"players": 2, "target": 0}
 
 
@@ -49,7 +49,7 @@ def test_annoying_open_blocks_the_next_player():
 
 
 def test_annoying_fair_judges_the_odds_from_unknown_cards():
-    game = registry.create("pharaoh", {"rules": "seed", "players": 2, "deck": "small", "target": 0})
+    game = registry.create("pharaoh", {"rules": "simplified", "players": 2, "deck": "small", "target": 0})
     st = game.position(["9L 9H 7L", "8H 7B"], "XL 9B", stock="UB UH UL 8L 8B XH XB")
     obs = st.observation(0)
     unknown = P._unknown(obs.state, 0)
@@ -130,7 +130,7 @@ def test_fair_players_are_fair(spec):
 
 
 def test_deterministic_and_policies():
-    game = registry.create("pharaoh", {"rules": "seed", "players": 2, "deck": "full", "open": True})
+    game = registry.create("pharaoh", {"rules": "simplified", "players": 2, "deck": "full", "open": True})
     a = play_out(game, ["backtrack:nodes=300", "annoying:open=true"], seed=3)
     b = play_out(game, ["backtrack:nodes=300", "annoying:open=true"], seed=3)
     assert a.to_dict() == b.to_dict()
@@ -141,7 +141,7 @@ def test_deterministic_and_policies():
 
 
 def test_backtrack_from_an_observation_searches_a_consistent_deal():
-    game = registry.create("pharaoh", {"rules": "seed", "players": 2, "deck": "small", "target": 0})
+    game = registry.create("pharaoh", {"rules": "simplified", "players": 2, "deck": "small", "target": 0})
     st = game.new_hand(random.Random(4))
     agent = agents.make("backtrack", game)
     obs = st.observation(st.current)

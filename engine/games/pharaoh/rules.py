@@ -1,4 +1,4 @@
-"""Pharaoh (Slovak Faraón, Mau-Mau family): classic rules for people and the seed rules of seeds/004.
+"""Pharaoh (Slovak Faraón, Mau-Mau family): classic rules for people and the simplified rules of [Kassak2023].
 
 One game, ``pharaoh``, with option ``rules``:
 
@@ -17,7 +17,7 @@ One game, ``pharaoh``, with option ``rules``:
   others play on for the places until one is left. Scoring ``penalty``: the hand ends when the first player
   goes out and every other player scores penalty points for the cards left (VII-X face value, Unter 2,
   Ober 3, King 4, Ace 11).
-* ``seed`` (seeds/004 definitions 13-15; 2-6 players; ``deck`` = ``small``: 3 suits x VII-Unter = 15 cards,
+* ``simplified`` ([Kassak2023] definitions 13-15; the earlier option value ``seed`` still reads; 2-6 players; ``deck`` = ``small``: 3 suits x VII-Unter = 15 cards,
   6 each, or ``full``: 32 cards, 10 each): a k-tuple of same-rank cards may be played when they have the top
   card's rank ("match value", any order) or when the first card has the top card's suit ("match suit"); the
   last card becomes the top. Or draw one card; with an empty stock, skip. No special cards, no reshuffle.
@@ -33,7 +33,7 @@ the finished ones by fewest cards left; equal counts are ranked in reverse order
 **Observations.** Other hands (unless ``open``) and the stock are hidden; the discard pile, every move
 (a draw without its card), the card counts and the counters are public. Determinization respects what is
 public: after a reshuffle the stock holds only cards of the reshuffled pile, and a seat that had to pass
-(classic: nothing to play or draw; seed: a skip that raised the lock counter) holds no card it could have
+(classic: nothing to play or draw; simplified: a skip that raised the lock counter) holds no card it could have
 started a play with, until it draws again.
 
 **Matches.** ``scoring`` = ``places``: a hand gives n-1 placement points to the winner, n-2 to the second,
@@ -44,7 +44,7 @@ started a play with, until it draws again.
 **Search helpers.** :meth:`PharaohState.canonical_plays` lists the pruned plays of seeds/004 4.4 (whole
 same-rank groups, one card order per top card, one Ober naming); :meth:`PharaohState.pruned_rollout` plays
 a hand out among them (optionally never drawing while a play exists, stopping at the first player out, or
-only among the smallest groups). :mod:`engine.agents.pharaoh_rules` registers them as ISMCTS pruners and
+only among the smallest groups). The package's search knowledge offers them as ISMCTS pruners and
 rollouts. ``outcomes()`` gives the winner without building a result.
 
 **Moves** are ints. ``DRAW`` = 0 (draw one card, or take a pending VII penalty), ``SKIP`` = 1 (miss the turn
@@ -69,6 +69,8 @@ PLAY = 2
 NAMED_SHIFT = 2
 CARDS_SHIFT = 5
 HIDDEN = -1
+OLD_SIMPLIFIED = "seed"
+"""The earlier name of ``rules=simplified``, still accepted (saves and records written by earlier versions)."""
 MAX_TURNS = 2000
 CACHE_LIMIT = 20_000
 """Entries per move-list cache of a game (cleared when full)."""
@@ -111,19 +113,19 @@ def named_suit(move: int) -> int:
 
 
 class Pharaoh(Game):
-    """Pharaoh: classic Faraón (default) or the seed rules of seeds/004."""
+    """Pharaoh: classic Faraón (default) or the simplified rules of [Kassak2023]."""
 
     name = "pharaoh"
     title = "Pharaoh"
     deck: Deck = GERMAN32
     options: ClassVar[tuple[Option, ...]] = (
-        Option("rules", "classic", "classic Faraon, or the simplified seed rules of seeds/004",
-               choices=("classic", "seed")),
-        Option("players", 4, "number of players (classic 2-5, seed 2-6)", type=int, min=2, max=6),
-        Option("deck", "full", "seed rules: small (15 cards: 3 suits x VII-Unter) or full (32 cards)",
+        Option("rules", "classic", "classic Faraon, or the simplified rules (small or full deck, up to 6 players)",
+               choices=("classic", "simplified")),
+        Option("players", 4, "number of players (classic 2-5, simplified 2-6)", type=int, min=2, max=6),
+        Option("deck", "full", "simplified rules: small (15 cards: 3 suits x VII-Unter) or full (32 cards)",
                choices=("small", "full")),
-        Option("hand_size", 0, "cards dealt to each player (0 = the rules' default: classic 5, seed small 6, "
-               "seed full 10)", type=int, min=0, max=15),
+        Option("hand_size", 0, "cards dealt to each player (0 = the rules' default: classic 5, simplified small 6, "
+               "simplified full 10)", type=int, min=0, max=15),
         Option("seven_draw", 3, "classic: cards a VII makes the next player draw", choices=(2, 3)),
         Option("scoring", "places", "places: placement points per hand; penalty: the hand ends when the first "
                "player goes out and the others score their cards left", choices=("places", "penalty")),
@@ -136,9 +138,9 @@ class Pharaoh(Game):
     example_variants: ClassVar[tuple[dict[str, Any], ...]] = (
         {}, {"players": 2, "hand_size": 4, "seven_draw": 2, "target": 0},
         {"players": 5, "scoring": "penalty", "penalty_limit": 50},
-        {"rules": "seed", "players": 2, "deck": "small", "open": True},
-        {"rules": "seed", "players": 2, "deck": "full"},
-        {"rules": "seed", "players": 3, "deck": "small", "hand_size": 4, "target": 0},
+        {"rules": "simplified", "players": 2, "deck": "small", "open": True},
+        {"rules": "simplified", "players": 2, "deck": "full"},
+        {"rules": "simplified", "players": 3, "deck": "small", "hand_size": 4, "target": 0},
     )
 
     def __init__(self, variant: dict[str, Any] | None = None) -> None:
@@ -229,6 +231,14 @@ class Pharaoh(Game):
             cache[hand_after] = suit
         return suit
 
+    @classmethod
+    def validate_variant(cls, variant: dict[str, Any]) -> dict[str, Any]:
+        """As :meth:`Game.validate_variant`; the simplified rules' old option value ``seed`` (in saves and records
+        written by earlier versions) reads as ``simplified``."""
+        if variant.get("rules") == OLD_SIMPLIFIED:
+            variant = {**variant, "rules": "simplified"}
+        return super().validate_variant(variant)
+
     @staticmethod
     def default_hand_size(v: dict[str, Any]) -> int:
         if v["rules"] == "classic":
@@ -239,9 +249,9 @@ class Pharaoh(Game):
     def check_variant(cls, v: dict[str, Any]) -> None:
         classic = v["rules"] == "classic"
         if classic and v["players"] > 5:
-            raise VariantError("classic Pharaoh is for 2-5 players (the seed rules allow 6)")
+            raise VariantError("classic Pharaoh is for 2-5 players (the simplified rules allow 6)")
         if classic and v["deck"] != "full":
-            raise VariantError("classic Pharaoh uses the full 32-card deck (deck=small is for rules=seed)")
+            raise VariantError("classic Pharaoh uses the full 32-card deck (deck=small is for rules=simplified)")
         size = 32 if classic or v["deck"] == "full" else 15
         hand = v["hand_size"] or cls.default_hand_size(v)
         if v["players"] * hand + 1 > size:
