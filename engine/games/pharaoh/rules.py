@@ -17,11 +17,12 @@ One game, ``pharaoh``, with option ``rules``:
   others play on for the places until one is left. Scoring ``penalty``: the hand ends when the first player
   goes out and every other player scores penalty points for the cards left (VII-X face value, Unter 2,
   Ober 3, King 4, Ace 11).
-* ``simplified`` ([Kassak2023] definitions 13-15; the earlier option value ``seed`` still reads; 2-6 players; ``deck`` = ``small``: 3 suits x VII-Unter = 15 cards,
-  6 each, or ``full``: 32 cards, 10 each): a k-tuple of same-rank cards may be played when they have the top
-  card's rank ("match value", any order) or when the first card has the top card's suit ("match suit"); the
-  last card becomes the top. Or draw one card; with an empty stock, skip. No special cards, no reshuffle.
-  ``open`` plays it with open hands, as the seed's experiments did (then only the stock order is hidden).
+* ``simplified`` ([Kassak2023] definitions 13-15; the earlier option value ``seed`` still reads; 2-6 players;
+  ``deck`` = ``small``: 3 suits x VII-Unter = 15 cards, 6 each, or ``full``: 32 cards, 10 each): a k-tuple of
+  same-rank cards may be played when they have the top card's rank ("match value", any order) or when the first
+  card has the top card's suit ("match suit"); the last card becomes the top. Or draw one card; with an empty
+  stock, skip. No special cards, no reshuffle. ``open`` plays it with open hands, as the seed's experiments did
+  (then only the stock order is hidden).
 
 **Ending a stuck hand** (seeds/004 section 4.2 "Ties"): the *lock counter* counts consecutive turns on which
 the player could only skip; the *draw counter* counts consecutive skips. The hand ends when the lock counter
