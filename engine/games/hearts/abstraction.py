@@ -1,5 +1,5 @@
 """ISMCTS-T information-set abstraction for Hearts (seeds/001 4.1), registered as the Hearts
-transposition key of :mod:`engine.search.hooks`.
+transposition key of the Hearts search knowledge.
 
 Two information sets share a node when they agree on: the current trick (its leader, how many cards,
 which of them is winning it and that card's order among the cards still in play - how many of its suit it

@@ -30,7 +30,7 @@ Classic Faraon (``rules=classic``), rules shared by all four players (:func:`cla
   fewest cards still unknown, so the next player is least likely to hold it).
 * ``dump-penalty``: with penalty scoring, ties go to the play shedding the most penalty points.
 
-Search hooks (registered for ``pharaoh`` in :mod:`engine.search.hooks`):
+Search knowledge (the package's ``SearchKnowledge``):
 
 * move pruners (seeds/004 4.4, ISMCTS ``prune=NAME``): ``smallest`` (``smallest_tuple``: only plays of a
   whole same-rank group, smallest groups first, then draw/skip), ``biggest`` (``biggest_tuple``: the same

@@ -13,13 +13,13 @@ random capture of that card each time the branch is descended.
 
 seeds/002 describes OMH as choosing the most important of the card's captures, the way Greedy does, and
 keeping the captured cards in the move, while OCH keeps only the card. The Greedy choice among one card's
-captures (:func:`engine.agents.scopone_rules.greedy_best`) depends only on the table and the card, and the
+captures (:func:`engine.games.scopone.players.greedy_best`) depends only on the table and the card, and the
 table at a tree node is the same in every determinization (it is public and the path fixes every capture),
 so here OMH and OCH grow the same tree under different keys and, with the same seed, make the same decisions
 (tested): the seed also found them equivalent in strength (its figures 6.7 and 6.15).
 
-Registered here: the pruner ``omh`` and the resolver ``greedy``; the handler ``card`` and the Greedy policy
-are registered by :mod:`engine.agents.scopone_rules`.
+Defined here: the pruner ``omh`` and the resolver ``greedy``; the handler ``card`` and the Greedy policy are in
+:mod:`engine.games.scopone.players` (the package's ``SearchKnowledge`` names them all).
 """
 
 from __future__ import annotations

@@ -26,11 +26,11 @@ then CS on what is left.
 
 Ablations (seeds/002 6.3): ``cs:scopa_prevention=false`` (CSWSP) and ``cs:sevens=false`` (CSWP7).
 
-Search hooks (registered with ``engine.search.hooks``): simulation policies ``greedy``
+Search knowledge (the package's ``SearchKnowledge``): simulation policies ``greedy``
 (:func:`scopone_greedy_move`), ``egreedy`` (:func:`scopone_epsilon_greedy_move`, epsilon 0.3 as tuned in
 seeds/002 6.4.3) and ``cardrandom`` (:func:`scopone_card_random_move`); bias ``cgs``
 (:func:`scopone_guess_bias`); move handler ``card`` (one branch per played card; with ``resolve=greedy`` it is
-seeds/002 OCH, see :mod:`engine.search.scopone_handlers` for AMH/OMH/OCH/GOH).
+seeds/002 OCH, see :mod:`engine.games.scopone.handlers` for AMH/OMH/OCH/GOH).
 
 Card notation in the docs/tests is the Italian deck's: ``7D`` = Seven of Coins (denari), J=8, H=9, K=10.
 """
