@@ -15,7 +15,6 @@ import pkgutil
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -34,8 +33,7 @@ SUMMARY_KINDS = ("card-points", "penalty", "whist", "capture", "shedding")
 
 
 GAMES_PACKAGE = "engine.games"
-GAMES_DIR = Path(__file__).resolve().parent / "games"
-"""Every sub-package here is a game family that registers its games when imported."""
+"""Every sub-package of this package is a game family that registers its games when imported."""
 
 
 class RegistryError(RuntimeError):
@@ -116,7 +114,8 @@ def _discover() -> None:
     with _lock:
         if _discovered:
             return
-        for info in pkgutil.iter_modules([str(GAMES_DIR)], GAMES_PACKAGE + "."):
+        games = importlib.import_module(GAMES_PACKAGE)
+        for info in pkgutil.iter_modules(games.__path__, GAMES_PACKAGE + "."):
             if not info.ispkg:
                 continue
             try:

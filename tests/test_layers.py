@@ -235,7 +235,6 @@ def test_a_package_with_a_bad_default_simulation_fails_loudly(tmp_path: Path,
         "from engine.games.tricks.sueca import Sueca\n"
         "from engine.knowledge import SearchKnowledge\n"
         "KNOWLEDGE = SearchKnowledge(default_simulation='no-such-rollout')\n", encoding="utf-8")
-    monkeypatch.setattr(registry, "GAMES_DIR", tmp_path)
     monkeypatch.setattr(registry, "GAMES_PACKAGE", "brokengame_root")
     monkeypatch.syspath_prepend(str(tmp_path.parent))
     monkeypatch.setattr(registry, "_discovered", False)
