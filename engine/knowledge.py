@@ -20,6 +20,8 @@ The search never special-cases a game; it reads the knowledge of the game's regi
 * ``score_span``: points separating the best from the worst result of a hand (the SD/score rewards' scale);
   None: the hand's total points.
 * ``exploration``: ``fn(game) -> c``, the UCB1 constant used when a SPEC gives none.
+* ``evaluation``: ``fn(state, seat, rng) -> value`` estimating an unfinished hand for ``seat`` on the outcome
+  scale, for searches that stop at a depth limit; None: the search's own default.
 * ``default_simulation``: the ``sim=`` a SPEC without one gets: ``random``, ``nast`` or one of the game's
   rollouts/policies (Pharaoh's random playouts run for hundreds of turns, so it uses its pruned
   ``play-smallest``, [Kassak2023] 4.4).
@@ -45,6 +47,7 @@ ResolverFn = Callable[[GameState, list[int], random.Random], int]
 PrunerFn = Callable[[GameState, list[int]], list[int]]
 KeyFn = Callable[[GameState, int], Hashable]
 ExplorationFn = Callable[[Game], float]
+EvaluationFn = Callable[[GameState, int, random.Random], float]
 
 DEFAULT_EXPLORATION = 0.7
 """UCB1 exploration constant of games that give none ([Fernandes2016] 6.4: Sueca and Hearts)."""
@@ -78,6 +81,7 @@ class SearchKnowledge:
     transposition_key: KeyFn | None = None
     score_span: float | None = None
     exploration: ExplorationFn = constant_exploration
+    evaluation: EvaluationFn | None = None
     default_simulation: str = "random"
 
     def __post_init__(self) -> None:
@@ -95,6 +99,8 @@ class SearchKnowledge:
             raise KnowledgeError("SearchKnowledge.transposition_key is not callable")
         if not callable(self.exploration):
             raise KnowledgeError("SearchKnowledge.exploration is not callable")
+        if self.evaluation is not None and not callable(self.evaluation):
+            raise KnowledgeError("SearchKnowledge.evaluation is not callable")
         if self.score_span is not None:
             if not isinstance(self.score_span, int | float) or self.score_span <= 0:
                 raise KnowledgeError(f"SearchKnowledge.score_span must be a positive number, not {self.score_span!r}")

@@ -10,6 +10,7 @@ from engine import registry
 from engine.game import Game, VariantError
 from engine.knowledge import (
     BiasFn,
+    EvaluationFn,
     HandlerFn,
     KeyFn,
     PolicyFn,
@@ -74,6 +75,11 @@ def transposition_key(game: str) -> KeyFn | None:
 
 def score_span(game: str) -> float | None:
     return of(game).score_span
+
+
+def evaluation(game: str) -> EvaluationFn | None:
+    """The game's evaluation of unfinished hands, if it gives one."""
+    return of(game).evaluation
 
 
 def default_exploration(game: Game) -> float:
