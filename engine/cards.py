@@ -139,7 +139,7 @@ GERMAN15 = Deck(
     ("Seven", "Eight", "Nine", "Ten", "Unter"),
     aliases={"10": "X", "VII": "7", "VIII": "8", "IX": "9"},
 )
-"""The small Pharaoh deck of seeds/004: three German suits x five ranks = 15 cards."""
+"""The small Pharaoh deck of kassak2023: three German suits x five ranks = 15 cards."""
 
 DECKS: dict[str, Deck] = {d.name: d for d in (FRENCH52, PORTUGUESE40, ITALIAN40, GERMAN32, GERMAN15)}
 

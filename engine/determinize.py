@@ -1,6 +1,6 @@
 """Determinization: sample a full state consistent with a seat's observation.
 
-Implements the restricted assignment sampler of seeds/000 section 4.1 (Algorithm 1): a possibility
+Implements the restricted assignment sampler of fernandes2016 section 4.1 (Algorithm 1): a possibility
 matrix (hidden slots x unknown cards) is reduced one card at a time, assigning a card at once when only
 one slot can take it, otherwise picking one of the most constrained slots (least slack = allowed cards
 minus cards still needed) at random and giving it a random allowed card. Passing a *probability* matrix

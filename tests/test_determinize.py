@@ -1,4 +1,4 @@
-"""The restricted assignment sampler (seeds/000 4.1): validity, uniformity (chi-square) and bias."""
+"""The restricted assignment sampler (fernandes2016 4.1): validity, uniformity (chi-square) and bias."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def chi_square(counts: Counter, outcomes: int, n: int) -> float:
 
 
 def seed_example() -> tuple[int, list[HiddenSlot]]:
-    """The worked example of seeds/000 4.1: six cards, three hands of two; hand 2 has no hearts/diamonds,
+    """The worked example of fernandes2016 4.1: six cards, three hands of two; hand 2 has no hearts/diamonds,
     hand 3 no spades."""
     d = PORTUGUESE40
     cards = d.parse_set("AH 7H KS QS JS 2D")
@@ -111,7 +111,7 @@ def test_uneven_counts_with_a_stock_slot_are_uniform() -> None:
 
 
 def test_hard_restrictions_from_the_seed_never_fail() -> None:
-    """The scenario of seeds/000 4.1 that defeats rejection sampling: two hands void in spades."""
+    """The scenario of fernandes2016 4.1 that defeats rejection sampling: two hands void in spades."""
     d = PORTUGUESE40
     rng = random.Random(7)
     unknown_cards = [d.card(s, r) for s in range(4) for r in range(6)]  # 6 of each suit

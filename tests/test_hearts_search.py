@@ -280,7 +280,7 @@ def test_tree_depth_counts_moves_to_the_deepest_node() -> None:
 
 
 def test_transpositions_search_deeper_with_the_same_iterations() -> None:
-    """seeds/001 figure 6.1 in miniature: ISMCTS-T's tree is deeper than plain ISMCTS's from the same roots."""
+    """manzke2025 figure 6.1 in miniature: ISMCTS-T's tree is deeper than plain ISMCTS's from the same roots."""
     from engine.lab.depth import depth_table, sample_positions
 
     game = registry.create("hearts", {"passing": "none", "target": 0})
@@ -316,7 +316,7 @@ def _edges_by_children(root: object) -> tuple[dict[int, list], int]:
 
 @pytest.mark.parametrize("stats", ["edge", "node"])
 def test_transposition_statistics_live_on_edges_or_on_shared_nodes(stats: str) -> None:
-    """seeds/001 4.3: with tt_stats=edge every parent keeps its own counts for the move into a shared
+    """manzke2025 4.3: with tt_stats=edge every parent keeps its own counts for the move into a shared
     information set; with tt_stats=node the parents share one child object and its counts. Either way no
     information set is left more often than it was entered."""
     from engine.search.ismcts import run_ismcts
@@ -360,7 +360,7 @@ def test_transposition_statistics_need_transpositions() -> None:
 
 
 def test_abstraction_tells_a_low_lead_from_a_high_one() -> None:
-    """seeds/001 4.1.1 keeps which card is winning the trick: seat 0, void in diamonds, sees the same
+    """manzke2025 4.1.1 keeps which card is winning the trick: seat 0, void in diamonds, sees the same
     unplayed cards either way, but a led 3 of diamonds is beaten by almost every diamond still out and the
     ace by none, so the two must not share a node."""
     from engine.games.hearts.abstraction import hearts_key, hearts_key_reference

@@ -1,4 +1,4 @@
-"""NAST (seeds/000 5.4): the n-gram statistics and the four simulation policies' distributions."""
+"""NAST (fernandes2016 5.4): the n-gram statistics and the four simulation policies' distributions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scenario tests for Pharaoh (classic Faraon and the seed rules of seeds/004), in card notation."""
+"""Scenario tests for Pharaoh (classic Faraon and the seed rules of kassak2023), in card notation."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Pharaoh heuristic players (seeds/004 4.3) and their classic-rules layer: positions, legality, fairness."""
+"""Pharaoh heuristic players (kassak2023 4.3) and their classic-rules layer: positions, legality, fairness."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def seed_position(hands: list[str], discard: str, stock: str = "", current: int 
 
 
 def test_biggest_and_smallest_seed_example():
-    # seeds/004: able to play one X, two X or one VII: BIGGEST plays the two X, SMALLEST the VII.
+    # kassak2023: able to play one X, two X or one VII: BIGGEST plays the two X, SMALLEST the VII.
     st = seed_position(["XB XL 7L", "8H 9H"], "8L 7B", stock="9L")
     assert decide("biggest", st)[0] in ("XB+XL",)
     assert decide("smallest", st)[0] == "7L"

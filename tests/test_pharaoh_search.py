@@ -1,4 +1,4 @@
-"""Pharaoh search hooks: canonical (pruned) plays, the seeds/004 4.4 move pruners, the fast pruned rollouts,
+"""Pharaoh search hooks: canonical (pruned) plays, the kassak2023 4.4 move pruners, the fast pruned rollouts,
 the lean outcomes() and the cheap deterministic reshuffle."""
 
 from __future__ import annotations
@@ -237,7 +237,7 @@ def test_ismcts_uses_the_registered_pruners_and_rollouts() -> None:
 
 def test_a_spec_without_sim_gets_the_games_default_simulation() -> None:
     """Pharaoh's random playouts run for hundreds of turns, so ``ismcts`` there defaults to the pruned
-    ``play-smallest`` playouts (seeds/004 4.4); every other game keeps random playouts; ``sim=random`` still
+    ``play-smallest`` playouts (kassak2023 4.4); every other game keeps random playouts; ``sim=random`` still
     asks for them."""
     from engine.search import knowledge
 

@@ -1,4 +1,4 @@
-"""Scopone rule-based players (seeds/002 chapter 4): one position per rule, guessing system, agents, hooks."""
+"""Scopone rule-based players (dipalma2014 chapter 4): one position per rule, guessing system, agents, hooks."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def test_greedy_values_of_table_4_1():
 
 
 def test_greedy_seed_example_takes_the_highest_total():
-    # seeds/002 4.1: table 6D AC 4D 3S 6(hearts -> cups here),
+    # dipalma2014 4.1: table 6D AC 4D 3S 6(hearts -> cups here),
     # the settebello takes 6D+AC (183) over 4D+3S (176) and 6C+AC (173).
     v = position("7D 2B", "6D AC 4D 3S 6C")
     assert texts(v, R.greedy_strategy(v, moves_of(v))) == "7Dx6D+AC"

@@ -1,4 +1,4 @@
-"""ISMCTS on Scopone: the move handlers of seeds/002 5.5 (AMH, OMH, OCH, GOH) as SPECs."""
+"""ISMCTS on Scopone: the move handlers of dipalma2014 5.5 (AMH, OMH, OCH, GOH) as SPECs."""
 
 from __future__ import annotations
 

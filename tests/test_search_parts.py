@@ -92,7 +92,7 @@ def test_sd_and_relative_rewards_for_hearts() -> None:
     assert reward_vector("sd", fake) == [4.0, 2.0, 0.0, 1.0]  # type: ignore[arg-type]
     rel = reward_vector("relative", fake)  # type: ignore[arg-type]
     assert abs(sum(rel)) < 1e-9 and rel[0] > rel[1] > rel[3] > rel[2]
-    # seeds/001 table 4.1, state 1: points 13, 2, 7, 4 give R = -26, 18, -2, 10 (scaled by 3 * 26).
+    # manzke2025 table 4.1, state 1: points 13, 2, 7, 4 give R = -26, 18, -2, 10 (scaled by 3 * 26).
     fake = _Fake("hearts", _result([13.0, 2.0, 7.0, 4.0], teams, True))
     assert [round(x * 78) for x in reward_vector("relative", fake)] == [-26, 18, -2, 10]  # type: ignore[arg-type]
     assert reward_vector("pwl", fake) == [0.0, 1.0, 0.0, 0.0]  # type: ignore[arg-type]
@@ -287,7 +287,7 @@ def test_bytecode_bench_counts_every_iteration_and_sees_the_playout() -> None:
     ("bisca", {}, 0.25), ("bisca", {"hand_size": 7}, 0.25), ("bisca", {"hand_size": 3}, 0.7),
     ("briscola", {}, 0.7), ("briscola", {"hand_size": 9}, 0.25), ("sueca", {}, 0.7), ("hearts", {}, 0.7)])
 def test_default_exploration_follows_the_hand_size(name, variant, expected):
-    """0.25 where seeds/000 6.4 tuned it (7-9 cards, free play while the stock lasts), else 0.7; an explicit c wins."""
+    """0.25 where fernandes2016 6.4 tuned it (7-9 cards, free play while the stock lasts), else 0.7; explicit c wins."""
     from engine.search.common import exploration
 
     game = registry.create(name, variant)

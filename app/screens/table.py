@@ -438,7 +438,7 @@ class TableScreen(Screen):
             self.choice = Choice(card, moves, [])
 
     def pick_card(self, card: int) -> None:
-        """Filter the open choice by one more clicked card (seeds/002 A.2)."""
+        """Filter the open choice by one more clicked card (dipalma2014 A.2)."""
         assert self.choice is not None
         state = self.ctl.state
         picked = [c for c in self.choice.picked if c != card]

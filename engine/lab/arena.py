@@ -192,7 +192,7 @@ def _play_task(args: tuple) -> GameRecord:
 def summarize(records: list[GameRecord], specs: list[str], teams: list[tuple[int, ...]],
               lower_is_better: bool = False) -> dict[str, Any]:
     """Per agent, per seat and per team statistics with 95% intervals. In a game of three or more players
-    without partners each agent row also has its mean relative reward R(s,i) of seeds/001 4.2 in points: the
+    without partners each agent row also has its mean relative reward R(s,i) of manzke2025 4.2 in points: the
     sum over the other seats of their points minus the seat's (the other way round in a penalty game)."""
 
     def block(outcomes: list[float], points: list[float]) -> dict[str, Any]:
@@ -204,7 +204,7 @@ def summarize(records: list[GameRecord], specs: list[str], teams: list[tuple[int
         mean, ci = mean_interval(points)
         return {"games": n, "wins": wins, "ties": ties, "losses": losses, "win_rate": rate,
                 "win_rate_ci95": list(wilson_interval(wins, n)),
-                # every seat on the best score a winner (seeds/000 chapter 6's count for Hearts)
+                # every seat on the best score a winner (fernandes2016 chapter 6's count for Hearts)
                 "win_or_tie_rate": (wins + ties) / n if n else 0.0,
                 "win_or_tie_rate_ci95": list(wilson_interval(wins + ties, n)),
                 "mean_points": mean, "mean_points_ci95": list(ci)}
@@ -251,7 +251,7 @@ def spec_is_fair(spec: str) -> bool:
 
 
 def relative_rewards(records: list[GameRecord], specs: list[str], spec: str, lower_is_better: bool) -> list[float]:
-    """R(s,i) in points of every seat ``spec`` held (seeds/001 4.2): the sum over the other seats of their points
+    """R(s,i) in points of every seat ``spec`` held (manzke2025 4.2): the sum over the other seats of their points
     minus the seat's, negated in a penalty game so that more is better either way."""
     sign = -1.0 if lower_is_better else 1.0
     out = []
@@ -485,7 +485,7 @@ def format_table(summary: dict[str, Any]) -> str:
         if "mean_relative" in a:
             lo, hi = a["mean_relative_ci95"]
             lines.append(f"relative reward R(s,i) of {a['spec']}: {a['mean_relative']:+.2f} [{lo:+.2f}, {hi:+.2f}] "
-                         "points a hand (seeds/001 4.2)")
+                         "points a hand (manzke2025 4.2)")
     lines += [row(f"seat {s['seat']}", s) for s in summary["seats"]]
     if any(len(t["seats"]) > 1 for t in summary["teams"]):
         lines += [row(f"team {'+'.join(map(str, t['seats']))}", t) for t in summary["teams"]]

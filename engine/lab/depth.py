@@ -1,6 +1,6 @@
-"""How deep an ISMCTS search explores: the depth of its tree after a decision (seeds/001 figure 6.1).
+"""How deep an ISMCTS search explores: the depth of its tree after a decision (manzke2025 figure 6.1).
 
-seeds/001 6.2.1 compares how far ahead ISMCTS-T (transpositions) and plain ISMCTS look with the same
+manzke2025 6.2.1 compares how far ahead ISMCTS-T (transpositions) and plain ISMCTS look with the same
 iteration budget: the depth of a search is the number of moves below the root of its deepest node.
 ``python -m engine.lab.depth --game hearts --agents SPEC [SPEC ...] --positions K [--seed S]``
 runs every agent from the same K positions (dealt from ``S``, then played at random for up to
@@ -86,7 +86,7 @@ def depth_table(game: Game, specs: list[str], positions: list[GameState], seed: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Search depth of ISMCTS agents from the same positions (seeds/001 figure 6.1)."""
+    """Search depth of ISMCTS agents from the same positions (manzke2025 figure 6.1)."""
     parser = argparse.ArgumentParser(prog="python -m engine.lab.depth", description=main.__doc__)
     parser.add_argument("--game", required=True, help="the game to measure")
     parser.add_argument("--variant", nargs="*", default=[], metavar="KEY=VALUE")
@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--max-tricks", type=int, default=7,
-                        help="random tricks played before a root (seeds/001: roots before the 8th trick)")
+                        help="random tricks played before a root (manzke2025: roots before the 8th trick)")
     parser.add_argument("--json", default="", metavar="PATH")
     args = parser.parse_args(argv)
     try:

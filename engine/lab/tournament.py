@@ -7,9 +7,9 @@
         --agents random biggest smallest annoying:open=true backtrack --games 200 --seed 1
     python -m engine.lab.tournament bench --game scopone --agents greedy cs cg --games 50
 
-``sides`` (seeds/002 tables 6.2 and 6.4): for every (hand team, deck team) pair of agents, the hand
+``sides`` (dipalma2014 tables 6.2 and 6.4): for every (hand team, deck team) pair of agents, the hand
 team's win, loss and tie rates over ``--games`` seeded hands (dealer = seat 3, so seats 0+2 are the hand
-team). ``pairs`` (seeds/004 tables 5.2 and 5.4): for every pair of agents in a two-player game, the row
+team). ``pairs`` (kassak2023 tables 5.2 and 5.4): for every pair of agents in a two-player game, the row
 agent's win rate, each deal played once per seat order (``--games`` games per pair). Every game uses the
 arena's own seeding (:func:`engine.lab.arena.play_one`), so results do not depend on the order of the runs.
 ``bench`` times each agent's first decision of every seat over ``--games`` deals (the opening).

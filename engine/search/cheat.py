@@ -22,7 +22,7 @@ class CheatingUCTAgent(Agent):
     fair = False
     params = search_options(1000) + (
         Option("shared", "half", "PWL/WL reward of a shared first place (several Hearts players on the lowest "
-               "score): half a win, or full = a win for each (the seeds/000 ch. 6 definition of a winner)",
+               "score): half a win, or full = a win for each (the fernandes2016 ch. 6 definition of a winner)",
                choices=("half", "full")),
     )
 

@@ -1,14 +1,14 @@
 """Pieces shared by the search agents: reward functions, simulation (rollout) policies and the budget clock.
 
-Rewards (seeds/000 5.3, seeds/001 4.2), each a map from a finished hand to one value per seat:
+Rewards (fernandes2016 5.3, manzke2025 4.2), each a map from a finished hand to one value per seat:
 
 * ``pwl`` - positive win or loss: 1 win, 0.5 draw/shared, 0 loss.
 * ``wl`` - win or loss: 1, 0, -1.
 * ``sd`` - score difference (winner's points minus the seat's), discretised to -4..4 as tabled in
-  seeds/000 5.3 (scaled by the game's score span: 120 for Sueca/Bisca, 26 for Hearts).
+  fernandes2016 5.3 (scaled by the game's score span: 120 for Sueca/Bisca, 26 for Hearts).
 * ``score`` - the seat's (team's) own points normalised to 0..1 (1 - points/span in penalty games).
 * ``relative`` - R(s,i) = sum over other seats j of (P(j) - P(i)) for penalty games (negated for
-  higher-is-better games), normalised by (players-1) * span (seeds/001 4.2).
+  higher-is-better games), normalised by (players-1) * span (manzke2025 4.2).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ NAST_POLICIES = ("gibbs", "egreedy", "roulette", "ucb1")
 
 
 def _sd_level(diff: float, span: float) -> float:
-    """Discretise |winner - player| in points onto 0, 1, 2, 4 (seeds/000 5.3 table)."""
+    """Discretise |winner - player| in points onto 0, 1, 2, 4 (fernandes2016 5.3 table)."""
     a = abs(diff)
     if a <= 1e-9:
         return 0.0
@@ -102,7 +102,7 @@ def _point_rewards(kind: str, pts: list[float], span: float, low: bool) -> list[
 
 
 def _penalty_level(gap: float, span: float) -> float:
-    """seeds/000 5.3 Hearts row: reward by how many points the seat took more than the winner."""
+    """fernandes2016 5.3 Hearts row: reward by how many points the seat took more than the winner."""
     f = gap / span  # 0 (winner) .. 1 (took everything)
     if f <= 0:
         return 4.0
@@ -133,7 +133,7 @@ def random_rollout(state: GameState, rng: random.Random) -> None:
 
 
 class NAST:
-    """N-gram average sampling (seeds/000 5.4) with the four simulation policies of its 5.4.1.
+    """N-gram average sampling (fernandes2016 5.4) with the four simulation policies of its 5.4.1.
 
     Statistics are kept per context, the mover's seat and the n - 1 moves before (any seat's):
     ``table[(seat, *previous)][move] = [total reward, count]``, so a simulation step costs one lookup for
@@ -371,7 +371,7 @@ def search_options(default_iterations: int) -> tuple[Option, ...]:
                min=0.0, max=86_400.0),
         Option("c", -1.0, "UCB1 exploration constant (-1 = the game's default: 0.25 in Bisca/Briscola with 7-9 "
                "cards in hand, else 0.7)", type=float, min=-1.0, max=100.0),
-        Option("reward", "pwl", "reward: pwl, wl, sd, score or relative (seeds/000 5.3, seeds/001 4.2)",
+        Option("reward", "pwl", "reward: pwl, wl, sd, score or relative (fernandes2016 5.3, manzke2025 4.2)",
                choices=REWARDS),
     )
 

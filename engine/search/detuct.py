@@ -1,8 +1,8 @@
-"""Determinized UCT (perfect-information Monte Carlo, seeds/000 5.1): several determinizations of the
+"""Determinized UCT (perfect-information Monte Carlo, fernandes2016 5.1): several determinizations of the
 observation, one UCT tree each, and a majority vote of the trees' most visited moves.
 
 The ``iterations`` budget is a total over all trees: each tree gets ``iterations // trees``. Figures that
-count iterations per tree (seeds/000 figure 6.1) correspond to ``iterations = per-tree count x trees``."""
+count iterations per tree (fernandes2016 figure 6.1) correspond to ``iterations = per-tree count x trees``."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from engine.search.uct import UNode, best_root_move, uct_search
 __all__ = ["DeterminizedUCTAgent"]
 
 ITERATIONS_HELP = ("iterations in total over all trees (each tree gets iterations/trees; for a per-tree count "
-                   "as in seeds/000 figure 6.1, multiply it by trees); 0 = use 'seconds' only")
+                   "as in fernandes2016 figure 6.1, multiply it by trees); 0 = use 'seconds' only")
 
 
 def _detuct_options() -> tuple[Option, ...]:

@@ -1,4 +1,4 @@
-"""Exact endgame solving (seeds/000 5.5 minimax hybrid): when only a few deals are consistent with the
+"""Exact endgame solving (fernandes2016 5.5 minimax hybrid): when only a few deals are consistent with the
 observation, play each deal out by perfect-information alpha-beta and pick the move with the best
 average value over all of them (a single deal, as in Bisca after the stock, is solved exactly).
 

@@ -1,4 +1,4 @@
-"""Single-observer information set MCTS (SO-ISMCTS, seeds/000 chapter 5, Algorithm 3) for every game.
+"""Single-observer information set MCTS (SO-ISMCTS, fernandes2016 chapter 5, Algorithm 3) for every game.
 
 Each iteration samples a determinization of the searching seat's observation
 (:func:`engine.determinize.determinize`), descends one tree whose nodes are the observer's information
@@ -10,8 +10,8 @@ the moves that seat made. The decision is the root child with the most visits.
 Options (all SPEC parameters, see :attr:`ISMCTSAgent.params`): rewards (pwl/wl/sd/score/relative), simulation
 policies (random, NAST n-grams with Gibbs/epsilon-greedy/roulette/UCB1, game heuristics and inlined rollouts
 from the game's :class:`~engine.knowledge.SearchKnowledge`), heuristic move pruning and beam search
-(seeds/004 4.4), an exact endgame solver, transpositions with a fixed set of determinizations (ISMCTS-T,
-seeds/001 4.3: information sets that abstract to the same key share one node, i.e. one children dict, while
+(kassak2023 4.4), an exact endgame solver, transpositions with a fixed set of determinizations (ISMCTS-T,
+manzke2025 4.3: information sets that abstract to the same key share one node, i.e. one children dict, while
 each parent's edge into it keeps its own counts), biased determinization, move handlers, tree reuse and root
 parallelization.
 """
@@ -227,7 +227,7 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
                     groups.setdefault(handler(d, m), []).append(m)
                 keys = list(groups)
             # One pass: count availability for every existing child, collect the untried keys and,
-            # while none is untried, keep the UCB1 maximum (availability form, seeds/000 Algorithm 3).
+            # while none is untried, keep the UCB1 maximum (availability form, fernandes2016 Algorithm 3).
             untried: list[Hashable] | None = None
             best = None
             best_k = None
@@ -345,7 +345,7 @@ def grow_ucb_tables(bonus: list[float], inv_sqrt: list[float], c: float, size: i
 
 
 def prune_depth(root: Node, depth: int, width: int) -> None:
-    """Beam search step (seeds/004 4.4): keep the ``width`` most visited nodes at ``depth`` below ``root``
+    """Beam search step (kassak2023 4.4): keep the ``width`` most visited nodes at ``depth`` below ``root``
     (root = depth 0) and remove the others with their subtrees; the nodes one level up get no new children
     from now on, so the level stays within the beam."""
     parents = [root]
@@ -426,23 +426,23 @@ class ISMCTSAgent(Agent):
         Option("transpositions", False, "ISMCTS-T: share nodes between equal (abstracted) information sets",
                type=bool),
         Option("tt_stats", "edge", "ISMCTS-T statistics: 'edge' = each parent keeps its own visits, availability "
-               "and reward for a move into a shared node (seeds/001 4.3); 'node' = every parent reads and updates "
+               "and reward for a move into a shared node (manzke2025 4.3); 'node' = every parent reads and updates "
                "the shared node's", choices=("edge", "node")),
         Option("dets", 0, "use a fixed set of this many determinizations (0 = a new one every iteration)",
                type=int, min=0, max=100_000),
         Option("bias", "", "biased determinization: name of a belief function registered for the game "
                "('' = uniform)", type=str),
         Option("handler", "", "move handler registered for the game grouping moves into tree branches (Scopone "
-               "'card': one branch per played card; '' = every move its own branch, seeds/002 AMH)", type=str),
+               "'card': one branch per played card; '' = every move its own branch, dipalma2014 AMH)", type=str),
         Option("resolve", "", "move resolver registered for the game choosing the concrete move of a handler "
-               "branch (e.g. Scopone 'greedy': handler=card,resolve=greedy is seeds/002 OCH); '' = random",
+               "branch (e.g. Scopone 'greedy': handler=card,resolve=greedy is dipalma2014 OCH); '' = random",
                type=str),
-        Option("opponents", "", "in the tree, other seats play only this registered policy's move (seeds/002 "
+        Option("opponents", "", "in the tree, other seats play only this registered policy's move (dipalma2014 "
                "GOH with 'greedy'); '' = every legal move", type=str),
         Option("prune", "", "heuristic move pruning in the tree: name of a pruner registered for the game "
-               "(seeds/004 4.4, e.g. Pharaoh 'smallest'; Scopone 'omh' = seeds/002 OMH); '' = every legal move",
+               "(kassak2023 4.4, e.g. Pharaoh 'smallest'; Scopone 'omh' = dipalma2014 OMH); '' = every legal move",
                type=str),
-        Option("beam_width", 0, "beam search (seeds/004 4.4): after k x beam_limit iterations keep only this "
+        Option("beam_width", 0, "beam search (kassak2023 4.4): after k x beam_limit iterations keep only this "
                "many most visited nodes at depth k of the tree (k = 1, 2, ...); 0 = off", type=int, min=0,
                max=1_000_000),
         Option("beam_limit", 100, "beam search: iterations between two pruning steps", type=int, min=1,

@@ -1,4 +1,4 @@
-"""Root parallelization (seeds/000 chapter 5): independent ISMCTS searches whose root statistics are added up.
+"""Root parallelization (fernandes2016 chapter 5): independent ISMCTS searches whose root statistics are added up.
 
 ``ismcts:...,workers=N`` splits the decision into N *shares*, each an independent search with its own seed
 (drawn from the caller's rng) and an exact part of the iteration budget (``iterations // N``, the first

@@ -3,7 +3,7 @@
 :class:`DealSampler` prepares an observation once per search and then deals hidden cards cheaply:
 
 * no hidden cards: a clone of the masked state;
-* a belief matrix: Algorithm 1 with probabilities (seeds/000 4.1, :func:`engine.determinize.assign_weighted`),
+* a belief matrix: Algorithm 1 with probabilities (fernandes2016 4.1, :func:`engine.determinize.assign_weighted`),
   the matrix turned into per-slot weight lists once per search;
 * otherwise shuffle-and-split of the unknown cards with rejection of deals that break a slot's
   constraint (a void, a known card). Accepted deals are exactly uniform over every consistent deal. The
@@ -11,7 +11,7 @@
   ``bitwise_or.reduceat`` segment of a row (a generator seeded once from the search's ``random.Random``, so
   the same seed deals the same). When
   constraints reject too many deals, the sampler switches to the restricted-assignment algorithm
-  (:func:`engine.determinize.assign_uniform`, seeds/000 Algorithm 1), which never fails.
+  (:func:`engine.determinize.assign_uniform`, fernandes2016 Algorithm 1), which never fails.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ REPORT_EVERY = 16
 
 
 def full_shared_wins(rewards: list[float], kind: str) -> list[float]:
-    """PWL/WL rewards with a shared first place counted as a full win (seeds/000 chapter 6: in Hearts
+    """PWL/WL rewards with a shared first place counted as a full win (fernandes2016 chapter 6: in Hearts
     every player on the lowest score is a winner). A draw of everyone (no loser) stays a draw."""
     if kind == "pwl":
         if 0.0 in rewards:

@@ -1,4 +1,4 @@
-"""ISMCTS-T information-set abstraction for Hearts (seeds/001 4.1), registered as the Hearts
+"""ISMCTS-T information-set abstraction for Hearts (manzke2025 4.1), registered as the Hearts
 transposition key of the Hearts search knowledge.
 
 Two information sets share a node when they agree on: the current trick (its leader, how many cards,

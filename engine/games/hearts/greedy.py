@@ -11,7 +11,7 @@ says little about who is in danger. These playouts play each simulated card by a
 * when void, throw the queen of spades, else the highest heart, else the highest card.
 
 ``sim=egreedy`` plays a uniformly random legal card instead with probability :data:`EPSILON`, which keeps
-the playouts varied (seeds/002 5.3's epsilon-greedy simulation strategy). The playouts keep what the
+the playouts varied (dipalma2014 5.3's epsilon-greedy simulation strategy). The playouts keep what the
 rewards read (hands, won cards, trick counts) and skip the history, like the game's own scored playout.
 
 Measured head to head (docs/results.md, Hearts presets): at 1,500 iterations ``sim=egreedy`` takes 1.1 fewer

@@ -1,23 +1,23 @@
-"""Inference for biased determinization in Hearts (ISMCTS-TI, seeds/001 chapter 5; seeds/002 5.6).
+"""Inference for biased determinization in Hearts (ISMCTS-TI, manzke2025 chapter 5; dipalma2014 5.6).
 
 :func:`hearts_belief` turns one seat's observation into a belief matrix (hidden slots x 52 cards) for
 :func:`engine.determinize.sample_assignment`, registered as the Hearts bias ``inference``: use it with
 ``ismcts:bias=inference`` (ISMCTS-TI = ``ismcts:reward=relative,transpositions=true,dets=1000,bias=inference``).
 
-seeds/001 (ch. 5) reduces a hand to which of the three "special" spades (Q, K, A) each player holds and
+manzke2025 (ch. 5) reduces a hand to which of the three "special" spades (Q, K, A) each player holds and
 reads those features from an abstraction of that player's own plays: chances to get rid of the Q/K/A of
 spades without risk that were not taken, the K/A of spades played while the queen could still fall on
 them, leads of low spades (flushing the queen out), all of it only while the queen is still in play.
-seeds/001 turns such histories into probabilities with counts from 9,000 self-play games; here every
+manzke2025 turns such histories into probabilities with counts from 9,000 self-play games; here every
 observed signal multiplies the chance that the player holds a card by one likelihood ratio per signal
 (:data:`FACTORS`, measured on a much smaller self-play sample), a naive-Bayes simplification closer to the
-rule-based card guessing of seeds/002 5.6. One signal is added for the other cards: a player who follows
+rule-based card guessing of dipalma2014 5.6. One signal is added for the other cards: a player who follows
 suit and overtakes a trick that already holds penalty points probably had no lower card of that suit to
 duck with.
 
 The weights are then scaled (iterative proportional fitting) so that every unknown card's column is a
 probability distribution over the slots and every row adds up to about the slot's card count; a small
-share of the uniform possibility matrix is mixed in (seeds/001 5.4 keeps part of its samples uniform), so
+share of the uniform possibility matrix is mixed in (manzke2025 5.4 keeps part of its samples uniform), so
 every deal consistent with the rules keeps a non-zero chance. Cards the observer sees, knows or has seen
 played get 0 in every row, and so do cards a slot cannot hold (voids, known passes). The function reads
 the observation only, so it is as fair as the observation itself.
@@ -43,29 +43,29 @@ ACE_SPADES = FRENCH52.parse("AS")
 POINT_CARDS = HEART_MASK | 1 << QUEEN_SPADES
 
 FACTORS: dict[str, float] = {
-    # seeds/001 5.2 property 1: a safe chance to shed the Q of spades was not taken.
+    # manzke2025 5.2 property 1: a safe chance to shed the Q of spades was not taken.
     "queen_kept_on_discard": 0.24,
     "queen_kept_under_higher_spade": 0.05,
-    # seeds/001 5.2 properties 2 and 3: a safe chance to shed the K/A of spades was not taken.
+    # manzke2025 5.2 properties 2 and 3: a safe chance to shed the K/A of spades was not taken.
     "high_spade_kept_on_discard": 0.5,
     "king_kept_under_ace": 0.12,
     "high_spade_kept_last_to_play": 0.42,
-    # seeds/001 5.2 properties 5 and 6: K/A of spades played while the queen could still fall on it
+    # manzke2025 5.2 properties 5 and 6: K/A of spades played while the queen could still fall on it
     # (leading it counts too): the player does not fear the queen, it probably holds it.
     "risky_high_spade": 1.5,
-    # seeds/001 5.2 property 9: a low spade led while the queen is out - flushing the queen.
+    # manzke2025 5.2 property 9: a low spade led while the queen is out - flushing the queen.
     "low_spade_lead": 0.89,
     # "Who avoided taking points": overtaking a trick with points in it while following suit.
     "no_lower_card_last": 0.34,
     "no_lower_card": 0.16,
 }
-"""Likelihood ratio applied per observation of each signal. Measured like seeds/001 5.3 but on a small
+"""Likelihood ratio applied per observation of each signal. Measured like manzke2025 5.3 but on a small
 sample: 40 self-play hands of ``ismcts:iterations=1000,reward=relative`` (no passing), each ratio = times
 the seat really held the card / sum of the uniform prior probabilities at those moments, with one
 pseudo-count added to both (see docs/results.md, ISMCTS-TI)."""
 
 UNIFORM_SHARE = 0.05
-"""Share of the uniform possibility matrix mixed into the beliefs (seeds/001 5.4: 5% random samples)."""
+"""Share of the uniform possibility matrix mixed into the beliefs (manzke2025 5.4: 5% random samples)."""
 
 FIT_ROUNDS = 30
 
@@ -213,7 +213,7 @@ def measure_signals(hands: Iterable[tuple[GameState, list[int]]]) -> dict[str, l
 
     For every signal a seat gave, and every other seat that could not see the card, adds whether the seat
     really held it and its prior probability (:func:`uniform_belief` of that observer). Returns name ->
-    [held, prior, count]; the likelihood ratio of a signal is about held / prior (seeds/001 5.3 in small).
+    [held, prior, count]; the likelihood ratio of a signal is about held / prior (manzke2025 5.3 in small).
     """
     stats: dict[str, list[float]] = {}
     for start, moves in hands:
@@ -240,7 +240,7 @@ def measure_signals(hands: Iterable[tuple[GameState, list[int]]]) -> dict[str, l
 
 def feature_accuracy(hands: Iterable[tuple[GameState, list[int]]], samples: int,
                      rng: random.Random) -> tuple[float, float, int]:
-    """seeds/001 6.3.1 sampling accuracy on finished hands: at every decision with two or more legal moves
+    """manzke2025 6.3.1 sampling accuracy on finished hands: at every decision with two or more legal moves
     while some of the Q, K, A of spades are hidden from the player, the share of ``samples`` deals whose
     holders of those hidden cards all match the true deal, with :func:`hearts_belief` and uniform.
     Returns (inference rate, uniform rate, decision points)."""

@@ -1,6 +1,6 @@
 """Hearts: 4 players each for themself, 52 cards, no trump, avoid hearts (1 each) and the Q of spades (13).
 
-Rules: ``RULES.md`` (Hearts); background seeds/000 section 3.4 and seeds/001 chapter 2. A hand may begin
+Rules: ``assets/rules/en/hearts.md``; background fernandes2016 section 3.4 and manzke2025 chapter 2. A hand may begin
 with a passing phase: each seat, in play order starting after the dealer, makes three single-card pass
 moves (``PASS_FLAG | card``, notation ``pass 7C``). Passed cards leave the passer's hand at once and are
 delivered together after the twelfth pass, so every choice is made before anything is received. Other
@@ -48,7 +48,7 @@ class Hearts(TrickGame):
     strength_order = "2 3 4 5 6 7 8 9 T J Q K A"
     options = (
         Option("passing", "rotate", "passing of 3 cards: rotate = left, right, across, hold by hand; "
-               "rotate_across = left, across, right, hold (seeds/001); a fixed direction; or none "
+               "rotate_across = left, across, right, hold (manzke2025); a fixed direction; or none "
                "(the seeds' experiments)", choices=tuple(CYCLES)),
         Option("target", 100, "the match ends when someone reaches this total; lowest total wins "
                "(0 = single hand)", type=int, min=0, max=1000),

@@ -11,7 +11,7 @@ simulated card by a few cheap whist rules instead, reading the determinized hand
   every card of the suit the last player holds (and only if the last player cannot ruff), else plays low;
 * when void: ruff (or over-ruff) with the lowest spade that wins, else throw the lowest plain card.
 
-``sim=egreedy`` plays a uniformly random legal card instead with probability :data:`EPSILON` (seeds/002
+``sim=egreedy`` plays a uniformly random legal card instead with probability :data:`EPSILON` (dipalma2014
 5.3's epsilon-greedy simulation strategy: the playouts stay varied). Like the game's own scored playout, these
 keep what the rewards read (hands, won cards, trick counts) and skip the history and the voids.
 

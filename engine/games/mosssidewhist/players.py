@@ -1,10 +1,10 @@
 """The Moss Side Whist ``heuristic`` player, written rule by rule (decides from its observation only).
 
 Moss Side Whist (:class:`WhistPlayer`): ``dls-discard`` (the leader discards the four lowest non-honour,
-non-trump cards of its shortest suits: seeds/003's Discard Lowest Suit), then Whist play: ``lead-master``,
+non-trump cards of its shortest suits: huang2017's Discard Lowest Suit), then Whist play: ``lead-master``,
 ``draw-trumps``, ``lead-short`` (a low non-honour card of the shortest side suit, to ruff it later), ``second-low``,
 ``win-cheaply`` (third hand, or a master), ``ruff`` and ``discard-low``. The empty-suit evaluator (ESE,
-seeds/003) is :func:`whist_ese_bias`: once one opponent shows out of a suit, the rest of the suit is placed
+huang2017) is :func:`whist_ese_bias`: once one opponent shows out of a suit, the rest of the suit is placed
 with the other opponent (or, for a non-leader, with the leader's discards when DLS says they were
 discarded); the players use it to judge whether a card can still be beaten.
 """
@@ -28,7 +28,7 @@ __all__ = ["HeuristicAgent", "WhistPlayer", "heuristic_move", "whist_dls_discard
 # Moss Side Whist
 # --------------------------------------------------------------------------------------------------------
 def whist_dls_discards(game: Any, hand: int, count: int = 4, trump: int = 3) -> list[int]:
-    """Discard Lowest Suit (seeds/003): the ``count`` lowest non-honour, non-trump cards of the shortest
+    """Discard Lowest Suit (huang2017): the ``count`` lowest non-honour, non-trump cards of the shortest
     side suits; honours (J and above) and trumps only when nothing else is left. Ordered: first discard
     first."""
     d = game.deck
@@ -43,7 +43,7 @@ def whist_dls_discards(game: Any, hand: int, count: int = 4, trump: int = 3) -> 
 
 
 def whist_ese_bias(obs: Observation) -> np.ndarray:
-    """Empty-suit evaluator (seeds/003) as a (slots x deck) belief matrix for ``determinize``.
+    """Empty-suit evaluator (huang2017) as a (slots x deck) belief matrix for ``determinize``.
 
     When an opponent has shown out of a suit, the rest of that suit is with the other opponent; for a
     non-leader the leader's hidden discards are the exception, modelled by DLS (low side-suit cards of

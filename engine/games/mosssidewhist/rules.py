@@ -1,6 +1,6 @@
 """Moss Side Whist: 3 players, 52 cards, spades always trump, the leader discards 4 of 20 cards.
 
-Rules: ``RULES.md`` (Moss Side Whist); background seeds/003. The leader receives 20 cards and makes
+Rules: ``assets/rules/en/mosssidewhist.md``; background huang2017. The leader receives 20 cards and makes
 four single-card discard moves (``PASS_FLAG | card``, notation ``discard 7C``), face down: the other
 seats see them as ``HIDDEN_MOVE`` and the discarded cards form their hidden slot ``discards`` (owner -1).
 The leader then leads; follow suit if able; 16 tricks. Score: leader tricks - 8, each other player

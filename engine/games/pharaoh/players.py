@@ -1,4 +1,4 @@
-"""Pharaoh's heuristic players (seeds/004 section 4.3), extended to the classic Faraon special cards.
+"""Pharaoh's heuristic players (kassak2023 section 4.3), extended to the classic Faraon special cards.
 
 * ``biggest`` plays the largest tuple it can (draws only when it cannot play).
 * ``smallest`` plays the smallest *meaningful* tuple: always every card it holds of the rank it plays
@@ -32,7 +32,7 @@ Classic Faraon (``rules=classic``), rules shared by all four players (:func:`cla
 
 Search knowledge (the package's ``SearchKnowledge``):
 
-* move pruners (seeds/004 4.4, ISMCTS ``prune=NAME``): ``smallest`` (``smallest_tuple``: only plays of a
+* move pruners (kassak2023 4.4, ISMCTS ``prune=NAME``): ``smallest`` (``smallest_tuple``: only plays of a
   whole same-rank group, smallest groups first, then draw/skip), ``biggest`` (``biggest_tuple``: the same
   moves, biggest first) and ``play`` (``smallest`` without draw/skip while a play exists). All keep one card
   order per top card and one Ober naming (:meth:`PharaohState.canonical_plays`).
@@ -273,7 +273,7 @@ class _PharaohAgent(Agent):
 
 class BiggestAgent(_PharaohAgent):
     name = "biggest"
-    description = "Pharaoh: plays the largest tuple of same-rank cards (seeds/004 BIGGEST)"
+    description = "Pharaoh: plays the largest tuple of same-rank cards (kassak2023 BIGGEST)"
 
     def pick(self, state: Any, moves: list[int]) -> int:
         self.last_rule = "biggest"
@@ -282,7 +282,7 @@ class BiggestAgent(_PharaohAgent):
 
 class SmallestAgent(_PharaohAgent):
     name = "smallest"
-    description = "Pharaoh: plays the smallest whole group of same-rank cards (seeds/004 SMALLEST)"
+    description = "Pharaoh: plays the smallest whole group of same-rank cards (kassak2023 SMALLEST)"
 
     def pick(self, state: Any, moves: list[int]) -> int:
         self.last_rule = "smallest"
@@ -292,7 +292,7 @@ class SmallestAgent(_PharaohAgent):
 class AnnoyingAgent(_PharaohAgent):
     name = "annoying"
     description = ("Pharaoh: prefers moves that leave the next player unable to play, else smallest "
-                   "(seeds/004 ANNOYING; open=true reads the open hands)")
+                   "(kassak2023 ANNOYING; open=true reads the open hands)")
     params = (Option("open", False, "judge from the next player's real hand (the seed's open-card version; "
                      "not fair)", type=bool),)
 
@@ -331,7 +331,7 @@ class AnnoyingAgent(_PharaohAgent):
 class BacktrackAgent(_PharaohAgent):
     name = "backtrack"
     description = ("Pharaoh: depth-limited search for a forced first finish with smallest-tuple pruning, "
-                   "else smallest (seeds/004 BT; open cards)")
+                   "else smallest (kassak2023 BT; open cards)")
     fair = False
     params = (Option("depth", 9, "search depth limit in plies", type=int, min=1, max=30),
               Option("nodes", 1200, "node limit per decision (then the best found so far)", type=int, min=10,
@@ -431,7 +431,7 @@ def pharaoh_biggest_policy(state: Any, rng: random.Random | None = None) -> int:
     return biggest_move(state, moves)
 
 
-# --- search hooks: move pruners and fast rollouts (seeds/004 section 4.4) ------------------------------
+# --- search hooks: move pruners and fast rollouts (kassak2023 section 4.4) ------------------------------
 
 def _pruned_moves(state: Any, moves: list[int], order: int) -> tuple[list[int], list[int]]:
     """``(plays, rest)``: the state's canonical whole-group plays (sorted by group size: ``order`` 1
@@ -445,14 +445,14 @@ def _pruned_moves(state: Any, moves: list[int], order: int) -> tuple[list[int], 
 
 
 def prune_smallest(state: Any, moves: list[int]) -> list[int]:
-    """seeds/004 4.4 ``smallest_tuple`` pruning: only plays of a whole same-rank group (one card order per
+    """kassak2023 4.4 ``smallest_tuple`` pruning: only plays of a whole same-rank group (one card order per
     top card, one Ober naming: the suit held most afterwards), smallest groups first, then draw/skip."""
     plays, rest = _pruned_moves(state, moves, 1)
     return plays + rest
 
 
 def prune_biggest(state: Any, moves: list[int]) -> list[int]:
-    """seeds/004 4.4 ``biggest_tuple`` pruning: the moves of :func:`prune_smallest`, biggest groups first."""
+    """kassak2023 4.4 ``biggest_tuple`` pruning: the moves of :func:`prune_smallest`, biggest groups first."""
     plays, rest = _pruned_moves(state, moves, -1)
     return plays + rest
 
@@ -482,7 +482,7 @@ def play_first_rollout(state: Any, rng: random.Random) -> None:
 
 def play_smallest_rollout(state: Any, rng: random.Random) -> None:
     """Fast rollout ``play-smallest``: ``play-first`` choosing only among the plays of the smallest whole
-    groups (the seeds/004 4.3 ``smallest`` player with random tie-breaks)."""
+    groups (the kassak2023 4.3 ``smallest`` player with random tie-breaks)."""
     state.pruned_rollout(rng, draws=False, first_out=True, smallest=True)
 
 

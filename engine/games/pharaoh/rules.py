@@ -24,7 +24,7 @@ One game, ``pharaoh``, with option ``rules``:
   stock, skip. No special cards, no reshuffle. ``open`` plays it with open hands, as the seed's experiments did
   (then only the stock order is hidden).
 
-**Ending a stuck hand** (seeds/004 section 4.2 "Ties"): the *lock counter* counts consecutive turns on which
+**Ending a stuck hand** (kassak2023 section 4.2 "Ties"): the *lock counter* counts consecutive turns on which
 the player could only skip; the *draw counter* counts consecutive skips. The hand ends when the lock counter
 reaches the number of players still in, or the draw counter three times that. A classic hand also ends after
 ``MAX_TURNS`` turns (a safety net; random play never gets near it). Unfinished players are then ranked after
@@ -42,7 +42,7 @@ started a play with, until it draws again.
 ``scoring`` = ``penalty``: penalty points add up; the match ends when someone reaches ``penalty_limit``
 (default 100) and the lowest total wins.
 
-**Search helpers.** :meth:`PharaohState.canonical_plays` lists the pruned plays of seeds/004 4.4 (whole
+**Search helpers.** :meth:`PharaohState.canonical_plays` lists the pruned plays of kassak2023 4.4 (whole
 same-rank groups, one card order per top card, one Ober naming); :meth:`PharaohState.pruned_rollout` plays
 a hand out among them (optionally never drawing while a play exists, stopping at the first player out, or
 only among the smallest groups). The package's search knowledge offers them as ISMCTS pruners and
@@ -477,7 +477,7 @@ class PharaohState(GameState):
         return out
 
     def canonical_plays(self, order: int = 0) -> list[int]:
-        """The pruned plays (seeds/004 4.4 move pruning): whole same-rank groups only, one order per top
+        """The pruned plays (kassak2023 4.4 move pruning): whole same-rank groups only, one order per top
         card (:meth:`Pharaoh.canonical_group`) and one Ober naming (:meth:`Pharaoh.best_named_suit`),
         groups in the order of their lowest startable card; ``order`` 1: smallest groups first, -1:
         biggest first (stable). Every one is in :meth:`legal_moves`; empty when the player cannot play."""
@@ -757,13 +757,13 @@ class PharaohState(GameState):
 
     def pruned_rollout(self, rng: random.Random, draws: bool = True, first_out: bool = False,
                        smallest: bool = False) -> None:
-        """Play to the end choosing uniformly among the pruned moves (seeds/004 4.4): the
+        """Play to the end choosing uniformly among the pruned moves (kassak2023 4.4): the
         :meth:`canonical_plays` plus the non-play legal move (draw or skip) when ``draws``. With
         ``draws=False`` a player draws or skips only when it cannot play. The same choices as a loop over
         ``canonical_plays()`` + the non-play move of ``legal_moves()`` (tested); plays and plain draws are
         inlined, the rest goes through :meth:`do`.
 
-        ``smallest``: only the plays of the smallest whole groups are candidates (the seeds/004 4.3
+        ``smallest``: only the plays of the smallest whole groups are candidates (the kassak2023 4.3
         ``smallest`` player with random tie-breaks; the same as filtering ``canonical_plays(1)``).
 
         ``first_out``: stop once a player has gone out (end reason ``"first out"``; the others
@@ -961,7 +961,7 @@ class PharaohState(GameState):
 
     # --- result -----------------------------------------------------------------------------------
     def ranking(self) -> list[int]:
-        """Seats from first to last place: finishers in order, then the rest by seeds/004 4.2 "Ties"."""
+        """Seats from first to last place: finishers in order, then the rest by kassak2023 4.2 "Ties"."""
         n = self.num_players
         rest = [s for s in range(n) if s not in self.finished]
         rest.sort(key=lambda s: (self.counts[s], -((s - self.starter) % n)))

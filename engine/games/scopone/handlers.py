@@ -1,4 +1,4 @@
-"""Scopone/Scopa move handlers for ISMCTS (seeds/002 section 5.5), as SPECs of the ``ismcts`` agent.
+"""Scopone/Scopa move handlers for ISMCTS (dipalma2014 section 5.5), as SPECs of the ``ismcts`` agent.
 
 * AMH, All Moves Handler: ``ismcts`` (the default): a branch for every legal move (card + capture set).
 * OMH, One Move Handler: ``ismcts:prune=omh``: one move per card in hand, the capture the Greedy player
@@ -11,7 +11,7 @@
 Not in the seed: ``ismcts:handler=card`` (no resolver) keys branches by card like OCH but plays a uniformly
 random capture of that card each time the branch is descended.
 
-seeds/002 describes OMH as choosing the most important of the card's captures, the way Greedy does, and
+dipalma2014 describes OMH as choosing the most important of the card's captures, the way Greedy does, and
 keeping the captured cards in the move, while OCH keeps only the card. The Greedy choice among one card's
 captures (:func:`engine.games.scopone.players.greedy_best`) depends only on the table and the card, and the
 table at a tree node is the same in every determinization (it is public and the path fixes every capture),

@@ -1,11 +1,11 @@
-"""Rule-based Scopone players of seeds/002 chapter 4: Greedy, Chitarrella-Saracino (CS), Cicuti-Guardamagna (CG).
+"""Rule-based Scopone players of dipalma2014 chapter 4: Greedy, Chitarrella-Saracino (CS), Cicuti-Guardamagna (CG).
 
 All three are fair: they decide from the seat's observation (hand, table, every capture so far, the public
 move history). The same code runs on a full (determinized) state during search rollouts, where it still
 reads only the acting seat's hand: the "unknown" cards are always everything not in that hand, on the
 table or captured.
 
-**Greedy** (seeds/002 4.1, Algorithm 5): capture the most important card (card values of table 4.1:
+**Greedy** (dipalma2014 4.1, Algorithm 5): capture the most important card (card values of table 4.1:
 primiera values with 7 = 29, +10 for coins, +100 for the settebello), breaking ties by the total value
 taken; with no capture, lay the least important card. Scopa prevention first: only moves that leave no
 table an unknown card could sweep, unless every move does.
@@ -24,13 +24,13 @@ determinization belief matrix.
 they do not bring to a scopa unless every move does), then the filters CG3, CG7, CG10, CG11, CG12, CG13,
 then CS on what is left.
 
-Ablations (seeds/002 6.3): ``cs:scopa_prevention=false`` (CSWSP) and ``cs:sevens=false`` (CSWP7).
+Ablations (dipalma2014 6.3): ``cs:scopa_prevention=false`` (CSWSP) and ``cs:sevens=false`` (CSWP7).
 
 Search knowledge (the package's ``SearchKnowledge``): simulation policies ``greedy``
 (:func:`scopone_greedy_move`), ``egreedy`` (:func:`scopone_epsilon_greedy_move`, epsilon 0.3 as tuned in
-seeds/002 6.4.3) and ``cardrandom`` (:func:`scopone_card_random_move`); bias ``cgs``
+dipalma2014 6.4.3) and ``cardrandom`` (:func:`scopone_card_random_move`); bias ``cgs``
 (:func:`scopone_guess_bias`); move handler ``card`` (one branch per played card; with ``resolve=greedy`` it is
-seeds/002 OCH, see :mod:`engine.games.scopone.handlers` for AMH/OMH/OCH/GOH).
+dipalma2014 OCH, see :mod:`engine.games.scopone.handlers` for AMH/OMH/OCH/GOH).
 
 Card notation in the docs/tests is the Italian deck's: ``7D`` = Seven of Coins (denari), J=8, H=9, K=10.
 """
@@ -61,7 +61,7 @@ REP = [0] + [DECK.card(0, v - 1) for v in range(1, 11)]
 _GV_RANK = (16, 12, 13, 14, 15, 18, 29, 10, 10, 10)
 GREEDY_VALUE: list[int] = [_GV_RANK[c % 10] + (10 if COIN_MASK >> c & 1 else 0) + (100 if c == SETTEBELLO else 0)
                            for c in range(40)]
-"""Card importance of seeds/002 table 4.1 (7D = 139, 6D = 28, ..., figures 10)."""
+"""Card importance of dipalma2014 table 4.1 (7D = 139, 6D = 28, ..., figures 10)."""
 
 
 def _card(m: int) -> int:
@@ -136,7 +136,7 @@ class ScoponeView:
         return self.game.capture_values(table)[1]
 
     def brings_to_scopa(self, move: int) -> bool:
-        """seeds/002 BringToScopa: an unknown card could clear the table left by ``move``."""
+        """dipalma2014 BringToScopa: an unknown card could clear the table left by ``move``."""
         if self.last_play:
             return False
         after = self.table_after(move)
@@ -194,7 +194,7 @@ def scopone_card_random_move(state: Any, rng: random.Random) -> int:
 
 
 # --------------------------------------------------------------------------------------------------------
-# Card guessing system (seeds/002 4.2.5)
+# Card guessing system (dipalma2014 4.2.5)
 # --------------------------------------------------------------------------------------------------------
 def guess_ranks(state: Any) -> list[set[int]]:
     """Per seat, the values of which it probably holds another card, from the public history.
@@ -256,7 +256,7 @@ def guess_cards(state: Any, observer: int) -> list[int]:
 
 def scopone_guess_bias(obs: Observation, weight: float = 8.0) -> np.ndarray:
     """Belief matrix (slots x 40) for ``engine.determinize.determinize``: guessed cards are ``weight``
-    times more likely in the guessing seat's hand (seeds/002 5.6)."""
+    times more likely in the guessing seat's hand (dipalma2014 5.6)."""
     guessed = guess_cards(obs.state, obs.seat)
     m = np.zeros((len(obs.slots), 40))
     for i, slot in enumerate(obs.slots):
@@ -677,7 +677,7 @@ def determine_move(view: ScoponeView, moves: list[int], d: Decision) -> int:
     caps = [m for m in remaining if _cap(m)]
     if caps:
         # CS9: when a capture is possible, capture. The validation rules only switch to another capture
-        # (seeds/002's TryAnotherMove); when no capture passes them all, the CS1 choice stands.
+        # (dipalma2014's TryAnotherMove); when no capture passes them all, the CS1 choice stands.
         first = move = cs1_choose(view, caps)
         while not (cs24_ok(view, move) and cs8_ok(view, move) and cs12_ok(view, move)):
             caps.remove(move)
@@ -931,7 +931,7 @@ class _ScoponeAgent(Agent):
 
 class GreedyAgent(_ScoponeAgent):
     name = "greedy"
-    description = "Scopone beginner (seeds/002 Algorithm 5): take the most valuable cards, avoid giving a scopa"
+    description = "Scopone beginner (dipalma2014 Algorithm 5): take the most valuable cards, avoid giving a scopa"
 
     def decide(self, view: ScoponeView, moves: list[int]) -> int:
         self.last_rule = "greedy"
@@ -947,7 +947,7 @@ _CS_PARAMS = (
 
 class ChitarrellaSaracinoAgent(_ScoponeAgent):
     name = "cs"
-    description = "Scopone expert (seeds/002 Algorithm 6): Chitarrella-Saracino rules CS1-CS29 and card guessing"
+    description = "Scopone expert (dipalma2014 Algorithm 6): Chitarrella-Saracino rules CS1-CS29 and card guessing"
     params = _CS_PARAMS
 
     def decide(self, view: ScoponeView, moves: list[int]) -> int:
@@ -959,7 +959,7 @@ class ChitarrellaSaracinoAgent(_ScoponeAgent):
 
 class CicutiGuardamagnaAgent(_ScoponeAgent):
     name = "cg"
-    description = "Scopone expert (seeds/002 Algorithm 7): Cicuti-Guardamagna sevens rules CG1-CG13 over CS"
+    description = "Scopone expert (dipalma2014 Algorithm 7): Cicuti-Guardamagna sevens rules CG1-CG13 over CS"
     params = _CS_PARAMS
 
     def decide(self, view: ScoponeView, moves: list[int]) -> int:
@@ -973,7 +973,7 @@ class CicutiGuardamagnaAgent(_ScoponeAgent):
 # Search knowledge
 # --------------------------------------------------------------------------------------------------------
 def card_handler(state: Any, move: int) -> int:
-    """Move handler ``card``: a move's branch is its played card (seeds/002 OCH)."""
+    """Move handler ``card``: a move's branch is its played card (dipalma2014 OCH)."""
     return move & CARD_MASK
 
 

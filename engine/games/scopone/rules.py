@@ -1,6 +1,6 @@
 """Scopone (4 players, seats 0+2 vs 1+3) and 2-player Scopa on the 40-card Italian deck.
 
-Rules: ``RULES.md`` (Scopone); background seeds/002 chapter 3. Seats are in play order, so the
+Rules: ``assets/rules/en/scopone.md``; background dipalma2014 chapter 3. Seats are in play order, so the
 counter-clockwise play of the real game is just "next seat". The dealer's side is the *deck team*, the
 other side the *hand team*; eldest hand (dealer + 1) leads. Default FIGS deal: 9 cards each and 4 face up
 on the table, dealt again (same dealer) while 3 or 4 Kings lie on the table. Capture values: A=1 .. 7=7,

@@ -1,6 +1,6 @@
 """Bisca (Portuguese, 40 French-suited cards) and Briscola (Italian deck): trick-taking with a stock.
 
-Rules: ``RULES.md`` (Bisca and Briscola); background seeds/000 section 3.3. Each player is dealt
+Rules: ``assets/rules/en/bisca.md`` and ``briscola.md``; background fernandes2016 section 3.3. Each player is dealt
 ``hand_size`` cards; the next card is turned face up as trump and lies under the stock, so it is the
 last card drawn. The non-dealer leads; after each trick the winner draws first, then the others in
 play order. While the stock lasts any card may be played; once it is empty Bisca requires following

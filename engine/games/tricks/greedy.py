@@ -2,7 +2,7 @@
 
 Random playouts throw aces onto tricks the opponents win and trump tricks worth nothing, so in the games where
 card points decide, a random playout's score says little about a position. These policies play each simulated
-move with a few cheap rules instead (the "greedy" simulation strategy of seeds/002 5.3, here for point-trick
+move with a few cheap rules instead (the "greedy" simulation strategy of dipalma2014 5.3, here for point-trick
 games):
 
 * take a trump exchange when it is on offer (Bisca variants);
@@ -12,7 +12,7 @@ games):
   trick already holds 10 or more points; otherwise throw the cheapest card.
 
 ``sim=greedy`` plays the rules' move always; ``sim=egreedy`` plays a uniformly random legal move instead with
-probability ``EPSILON`` (keeps the playouts varied, as seeds/002's epsilon-greedy strategy).
+probability ``EPSILON`` (keeps the playouts varied, as dipalma2014's epsilon-greedy strategy).
 
 Measured at equal iterations in Briscola and Sueca, neither beat random playouts (docs/results.md, "Greedy
 playouts in the card-point trick games"), and they cost 2.2-2.6 times as much per iteration; they are

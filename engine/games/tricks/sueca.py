@@ -1,6 +1,6 @@
 """Sueca: 4 players in two partnerships (seats 0+2 vs 1+3), 40 Portuguese cards, 120 points a hand.
 
-Rules: ``RULES.md`` (Sueca). The dealer turns up the top or bottom card (variant ``trump_card``); its suit
+Rules: ``assets/rules/en/sueca.md``. The dealer turns up the top or bottom card (variant ``trump_card``); its suit
 is trump and it stays in the dealer's hand, visible to everyone until played. Seats are in play order,
 so "clockwise" only changes how the app lays the seats out, not the engine's seat numbering.
 """
