@@ -17,16 +17,15 @@ arena's own seeding (:func:`engine.lab.arena.play_one`), so results do not depen
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 from typing import Any
 
 from engine import registry
+from engine.lab import cli
 from engine.lab.arena import play_one, wilson_interval
 
 
-def sides_table(game_name: str, variant: dict[str, Any], specs: list[str], games: int, seed: int) -> dict:
+def sides_table(game_name: str, variant: dict[str, Any], specs: list[str], games: int, seed: int) -> dict[str, Any]:
     """Hand-team results for every (hand, deck) pair of agents in a 4-seat partnership game."""
     game = registry.create(game_name, variant)
     variant = game.variant
@@ -46,7 +45,7 @@ def sides_table(game_name: str, variant: dict[str, Any], specs: list[str], games
     return {"kind": "sides", "game": game_name, "variant": variant, "specs": specs, "seed": seed, "cells": cells}
 
 
-def pairs_table(game_name: str, variant: dict[str, Any], specs: list[str], games: int, seed: int) -> dict:
+def pairs_table(game_name: str, variant: dict[str, Any], specs: list[str], games: int, seed: int) -> dict[str, Any]:
     """Row-vs-column win rates in a two-player game; each deal is played from both seats."""
     game = registry.create(game_name, variant)
     variant = game.variant
@@ -72,7 +71,7 @@ def pairs_table(game_name: str, variant: dict[str, Any], specs: list[str], games
     return {"kind": "pairs", "game": game_name, "variant": variant, "specs": specs, "seed": seed, "cells": cells}
 
 
-def format_sides(t: dict) -> str:
+def format_sides(t: dict[str, Any]) -> str:
     specs = t["specs"]
     lines = []
     for what in ("win", "loss", "tie"):
@@ -86,7 +85,7 @@ def format_sides(t: dict) -> str:
     return "\n".join(lines)
 
 
-def format_pairs(t: dict) -> str:
+def format_pairs(t: dict[str, Any]) -> str:
     specs = t["specs"]
     lines = ["| row beats column | " + " | ".join(specs) + " | mean |", "| --- |" + " --- |" * (len(specs) + 1)]
     for i, a in enumerate(specs):
@@ -135,14 +134,14 @@ def bench(game_name: str, variant: dict[str, Any], spec: str, deals: int, seed: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m engine.lab.tournament", description=__doc__.split("\n\n")[0])
+    p = cli.Parser(prog="python -m engine.lab.tournament", description=__doc__.split("\n\n")[0])
     p.add_argument("kind", choices=("sides", "pairs", "bench"))
     p.add_argument("--game", required=True)
     p.add_argument("--variant", nargs="*", default=[], metavar="KEY=VALUE")
     p.add_argument("--agents", nargs="+", required=True)
-    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--games", type=cli.positive_int, default=100)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--json", metavar="PATH")
+    p.add_argument("--json", metavar="PATH", type=cli.output_file)
     a = p.parse_args(argv)
     variant = registry.parse_variant(a.variant)
     if a.kind == "bench":
@@ -154,9 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     fn = sides_table if a.kind == "sides" else pairs_table
     table = fn(a.game, variant, a.agents, a.games, a.seed)
     print(format_sides(table) if a.kind == "sides" else format_pairs(table))
-    if a.json:
-        with open(a.json, "w", encoding="utf-8") as f:
-            json.dump(table, f, indent=1)
+    if a.json and not cli.write_json(a.json, table, indent=1):
+        return 1
     return 0
 
 

@@ -877,7 +877,9 @@ class ScoponeState(GameState):
         return DECK.text(card) + ("x" + "+".join(DECK.text(c) for c in bits(cap)) if cap else "")
 
     @classmethod
-    def from_dict(cls, game: Scopone, d: dict[str, Any]) -> ScoponeState:
+    def from_dict(cls, game: Game, d: dict[str, Any]) -> ScoponeState:
+        if not isinstance(game, Scopone):
+            raise TypeError(f"a Scopone or Scopa state needs its game, not {game!r}")
         s = object.__new__(cls)
         s.game = game
         try:
