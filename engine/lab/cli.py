@@ -126,8 +126,9 @@ def output_folder(text: str) -> str:
     path = Path(text)
     found = _existing_folder(path)
     if not found.is_dir():
-        what = "is a file" if found == path else f"is under the file {found}"
-        raise argparse.ArgumentTypeError(f"{text} {what}, not a folder; give a folder path")
+        if found == path:
+            raise argparse.ArgumentTypeError(f"{text} is a file, not a folder; give a folder path")
+        raise argparse.ArgumentTypeError(f"{found} is a file, not a folder; give a path in a folder")
     if not os.access(found, os.W_OK):
         raise argparse.ArgumentTypeError(f"cannot write into {found} (no permission); give a writable folder")
     return text

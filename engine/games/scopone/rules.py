@@ -24,9 +24,9 @@ tutto: an Ace takes the whole table, not a scopa; with an Ace on the table it ta
 ``sbarazzino`` (the same, but the sweep is a scopa), ``re_bello`` (King of coins +1), ``scopa_a_15``
 (capture sets that sum to 15 together with the played card, instead of equal/sum captures; an Ace under
 ``ace_sweep`` still sweeps), ``scopa_a_perdere`` (the lower score wins hands and the match; a match ends when
-a side reaches the target, but plays on while the lowest total is shared), ``capture_choice`` = ``fewest`` (among several sum captures the one with the
-fewest cards must be taken), ``target`` (11, 16, 21, 31 or any; 0 = one hand). A tie at or above the target
-plays on; when both sides pass the target the higher total wins.
+a side reaches the target, but plays on while the lowest total is shared), ``capture_choice`` = ``fewest``
+(among several sum captures the one with the fewest cards must be taken), ``target`` (11, 16, 21, 31 or any;
+0 = one hand). A tie at or above the target plays on; when both sides pass the target the higher total wins.
 
 **Scopa** (2 players, class :class:`Scopa`): 3 cards each and 4 on the table; whenever both hands are empty
 3 more each are dealt from the stock (eldest first) until the pack is out. The stock is a hidden ordered
