@@ -57,6 +57,8 @@ def read_snapshot(db_path: Path) -> dict[str, list[dict[str, Any]]]:
     """Every table as lists of dicts, read in one transaction from a read-only connection."""
     if not db_path.exists():
         raise FileNotFoundError(f"no records database at {db_path}")
+    if not db_path.is_file():
+        raise FileNotFoundError(f"{db_path} is not a file; give --db the records database file")
     conn = connect(db_path, readonly=True)
     try:
         conn.execute("BEGIN")

@@ -17,10 +17,13 @@ arena's own seeding (:func:`engine.lab.arena.play_one`), so results do not depen
 
 from __future__ import annotations
 
+import random
 import sys
+import time
 from typing import Any
 
-from engine import registry
+from engine import agents, registry
+from engine.game import GameError
 from engine.lab import cli
 from engine.lab.arena import play_one, wilson_interval
 
@@ -50,7 +53,8 @@ def pairs_table(game_name: str, variant: dict[str, Any], specs: list[str], games
     game = registry.create(game_name, variant)
     variant = game.variant
     if game.num_players != 2:
-        raise SystemExit("pairs tables need a two-player variant")
+        raise GameError(f"pairs tables need a two-player game; {game_name} with this variant has "
+                        f"{game.num_players} players")
     cells: dict[str, dict[str, Any]] = {}
     deals = max(1, (games + 1) // 2)
     for i, a in enumerate(specs):
@@ -106,11 +110,6 @@ def format_pairs(t: dict[str, Any]) -> str:
 
 def bench(game_name: str, variant: dict[str, Any], spec: str, deals: int, seed: int) -> dict[str, float]:
     """Decision time of ``spec`` at the opening (first decision of every seat) over ``deals`` deals."""
-    import random
-    import time
-
-    from engine import agents
-
     game = registry.create(game_name, variant)
     times: list[float] = []
     for d in range(deals):
@@ -143,15 +142,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", metavar="PATH", type=cli.output_file)
     a = p.parse_args(argv)
-    variant = registry.parse_variant(a.variant)
-    if a.kind == "bench":
+    try:
+        variant = registry.parse_variant(a.variant)
+        game = registry.create(a.game, variant)
         for spec in a.agents:
-            r = bench(a.game, variant, spec, a.games, a.seed)
-            print(f"{a.game} {' '.join(a.variant)} {spec}: {r['decisions']} opening decisions, mean "
-                  f"{r['mean_ms']:.2f} ms, p95 {r['p95_ms']:.2f} ms, max {r['max_ms']:.2f} ms")
-        return 0
-    fn = sides_table if a.kind == "sides" else pairs_table
-    table = fn(a.game, variant, a.agents, a.games, a.seed)
+            agents.make(spec, game)  # an unknown agent or option fails before any game is played
+        if a.kind == "bench":
+            for spec in a.agents:
+                r = bench(a.game, variant, spec, a.games, a.seed)
+                print(f"{a.game} {' '.join(a.variant)} {spec}: {r['decisions']} opening decisions, mean "
+                      f"{r['mean_ms']:.2f} ms, p95 {r['p95_ms']:.2f} ms, max {r['max_ms']:.2f} ms")
+            return 0
+        fn = sides_table if a.kind == "sides" else pairs_table
+        table = fn(a.game, variant, a.agents, a.games, a.seed)
+    except GameError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     print(format_sides(table) if a.kind == "sides" else format_pairs(table))
     if a.json and not cli.write_json(a.json, table, indent=1):
         return 1
