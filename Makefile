@@ -20,7 +20,8 @@ play: $(VENV)/.installed
 	$(BIN)/python -m app
 
 test: $(VENV)/.installed-dev
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -n 2 -p no:cacheprovider
+	$(BIN)/mypy engine saves
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -n 2 -p no:cacheprovider --doctest-modules tests engine saves
 	$(BIN)/ruff check engine saves app tests
 
 lint: $(VENV)/.installed-dev

@@ -26,7 +26,6 @@ nodes and seconds per solve. Node counts do not drift with the machine's load.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import platform
@@ -41,6 +40,7 @@ from engine import agents, registry
 from engine.agent import Budget, Progress
 from engine.determinize import determinize
 from engine.game import Game, GameError, GameState
+from engine.lab import cli
 from engine.rng import derive_seed
 from engine.search.common import random_rollout
 from engine.search.sampler import DealSampler
@@ -288,18 +288,19 @@ def bench_endgame(game: Game, spec: str, hands: int, seed: int, node_limit: int 
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__.split("\n\n")[0])
+    p = cli.Parser(prog="python -m engine.bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--what", choices=("agent", "playouts", "bytecodes", "endgame"), default="agent")
     p.add_argument("--game", action="append", help="game name (repeatable in playouts mode)")
     p.add_argument("--variant", nargs="*", action="extend", default=[], metavar="K=V")
     p.add_argument("--agent", default="ismcts:iterations=10000", help="agent SPEC")
-    p.add_argument("--positions", type=int, default=5)
-    p.add_argument("--repeat", type=int, default=1,
+    p.add_argument("--positions", type=cli.positive_int, default=5)
+    p.add_argument("--repeat", type=cli.positive_int, default=1,
                    help="passes over the positions (agent mode); the summaries cover every pass")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--seconds", type=float, default=2.0, help="seconds per measurement (playouts mode)")
-    p.add_argument("--node-limit", type=int, help="alpha-beta nodes per solve (endgame mode; default the solver's)")
-    p.add_argument("--json", metavar="PATH")
+    p.add_argument("--seconds", type=cli.positive_seconds, default=2.0, help="seconds per measurement (playouts mode)")
+    p.add_argument("--node-limit", type=cli.positive_int,
+                   help="alpha-beta nodes per solve (endgame mode; default the solver's)")
+    p.add_argument("--json", metavar="PATH", type=cli.output_file)
     args = p.parse_args(argv)
     command = "python -m engine.bench " + " ".join(shlex.quote(a) for a in (argv if argv is not None
                                                                             else sys.argv[1:]))

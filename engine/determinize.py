@@ -23,6 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from engine.cards import bits
+from engine.game import GameState
 from engine.observation import HiddenSlot, Observation
 
 
@@ -272,7 +273,7 @@ def weighted_deal(weights: list[list[float]], cards: list[int], needs: list[int]
     return out
 
 
-def determinize(obs: Observation, rng: random.Random, bias: np.ndarray | None = None):
+def determinize(obs: Observation, rng: random.Random, bias: np.ndarray | None = None) -> GameState:
     """A full state consistent with ``obs``: the hidden cards are dealt to the hidden slots at random.
 
     Uniform over the algorithm's choices when ``bias`` is None; otherwise card choices follow ``bias``.

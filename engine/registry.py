@@ -3,9 +3,14 @@
 Every sub-package of ``engine.games`` is a game family; importing it registers its games (its ``__init__``
 ends with :func:`register`). The registry finds the packages itself, so a new game needs no list here.
 
+>>> import random
 >>> from engine import registry
 >>> game = registry.create("sueca", {"target": 4})
+>>> game.num_players
+4
 >>> state = game.new_hand(random.Random(1))
+>>> len(state.legal_moves())  # the first player may lead any of its ten cards
+10
 """
 
 from __future__ import annotations

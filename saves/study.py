@@ -32,7 +32,6 @@ database, linked by study id, participant and condition; :class:`StudyRun` deriv
 from __future__ import annotations
 
 import json
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -41,7 +40,7 @@ from typing import Any
 from engine import agents, registry
 from engine.game import GameError
 from engine.rng import derive_seed
-from saves import paths
+from saves import ids, paths
 from saves.records import RecordsDB
 from saves.session import GameSession, Seat
 from saves.settings import LANGUAGES
@@ -51,7 +50,6 @@ STUDY_FORMAT = "cardtable-study"
 STUDY_VERSION = 1
 ORDERS = ("balanced_latin_square", "rotation", "fixed")
 DEALS = ("shared", "per_participant")
-SAFE_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 MAX_FILE_BYTES = 1 << 20
 MAX_CONDITIONS = 26
 
@@ -61,9 +59,9 @@ class StudyError(ValueError):
 
 
 def safe_id(value: Any, where: str) -> str:
-    """A study/participant/condition id usable as a file name (letters, digits, ``_ . -``; not ``.``/``..``)."""
-    if not isinstance(value, str) or not SAFE_ID.match(value) or value in (".", ".."):
-        raise StudyError(f"{where} must be 1-64 letters, digits, '_', '.' or '-', not {str(value)[:40]!r}")
+    """A study/participant/condition id usable as a file name on every system (:mod:`saves.ids`)."""
+    if not isinstance(value, str) or not ids.is_safe_id(value):
+        raise StudyError(f"{where} must be {ids.RULE}, not {str(value)[:40]!r}")
     return value
 
 
@@ -168,8 +166,11 @@ class Study:
             if key not in known:
                 raise StudyError(f"{source}: unknown field {str(key)[:40]!r} (fields: {', '.join(sorted(known))})")
         sid = safe_id(d.get("id"), f"{source}: field 'id'")
+        game_name = d.get("game")
         try:
-            game = registry.create(d.get("game"), _object(d.get("variant", {}), f"{source}: field 'variant'"))
+            if not isinstance(game_name, str):
+                raise TypeError(f"a game name is needed ({', '.join(registry.available())}), not {game_name!r}")
+            game = registry.create(game_name, _object(d.get("variant", {}), f"{source}: field 'variant'"))
         except (GameError, TypeError) as e:
             raise StudyError(f"{source}: field 'game'/'variant': {e}") from None
         human_seat = _int(d.get("human_seat", 0), f"{source}: field 'human_seat'", 0, game.num_players - 1)
@@ -314,7 +315,7 @@ def _seat_spec(value: Any, game: Any, where: str) -> tuple[str, str]:
         spec, preset = value.get("spec", ""), value.get("preset", "")
         if not isinstance(spec, str) or not isinstance(preset, str):
             raise StudyError(f"{where}: 'spec' and 'preset' must be texts")
-        if preset and not SAFE_ID.match(preset):
+        if preset and not ids.is_safe_id(preset):
             raise StudyError(f"{where}: bad preset name {preset[:40]!r}")
         if preset:
             spec = _preset_spec(game.name, preset, where) if not spec else spec

@@ -20,13 +20,12 @@ Every problem is reported as :class:`QuestionnaireError` naming the item and the
 from __future__ import annotations
 
 import json
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from saves import paths
+from saves import ids, paths
 from saves.records import RecordsDB, human_seat_of, transaction
 from saves.session import Seat
 from saves.settings import LANGUAGES, Settings
@@ -38,7 +37,6 @@ SCOPES = ("per_game", "per_opponent")
 MAX_FILE_BYTES = 1 << 20
 MAX_ITEMS = 200
 MAX_TEXT = 4000
-ID_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 PER_GAME_SEAT = -1
 
 
@@ -247,8 +245,8 @@ def _short(value: Any) -> str:
 
 
 def _ident(value: Any, where: str) -> str:
-    if not isinstance(value, str) or not ID_PATTERN.match(value):
-        raise QuestionnaireError(f"{where} must be 1-64 letters, digits, '_', '.' or '-', not {_short(value)}")
+    if not isinstance(value, str) or not ids.is_safe_id(value):
+        raise QuestionnaireError(f"{where} must be {ids.RULE}, not {_short(value)}")
     return value
 
 
@@ -468,18 +466,21 @@ def _opt(value: Any) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     """``python -m saves.survey --check FILE`` validates a questionnaire; ``--write-default FILE`` writes
     the built-in one as a starting point."""
-    import argparse
+    import sys
 
-    parser = argparse.ArgumentParser(prog="python -m saves.survey", description=main.__doc__)
+    from engine.lab import cli
+
+    parser = cli.Parser(prog="python -m saves.survey", description=main.__doc__)
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--check", metavar="FILE", help="validate a questionnaire file")
-    group.add_argument("--write-default", metavar="FILE", help="write the default questionnaire as JSON")
+    group.add_argument("--write-default", metavar="FILE", type=cli.output_file,
+                       help="write the default questionnaire as JSON")
     args = parser.parse_args(argv)
     if args.check:
         try:
             q = load_questionnaire(args.check)
         except QuestionnaireError as e:
-            print(f"invalid: {e}")
+            print(f"invalid: {e}", file=sys.stderr)
             return 1
         print(f"ok: questionnaire {q.id!r} with {len(q.items)} items")
         return 0

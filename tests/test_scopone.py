@@ -20,6 +20,7 @@ from engine.games.scopone.rules import (
     napola_length,
     subsets_with_sum,
 )
+from engine.match import Match
 
 
 def make_state(game: Scopone, hands: list[str], table: str, current: int = 0, dealer: int = 3) -> ScoponeState:
@@ -207,6 +208,35 @@ def test_scopa_a_perdere_lower_score_wins() -> None:
     r = s.result()
     assert r.lower_is_better and r.team_points[0] < r.team_points[1] and r.winners == [0, 2]
     assert g.lower_is_better() and g.match_over([3.0, 11.0], 3) and g.match_winners([3.0, 11.0]) == [0]
+
+
+def test_scopa_a_perdere_plays_on_when_both_sides_reach_the_target_with_equal_scores() -> None:
+    for g in (Scopone({"scopa_a_perdere": True}), Scopa({"scopa_a_perdere": True, "target": 21})):
+        target = float(g.variant["target"])
+        assert not g.match_over([target - 1, target - 2], 2)  # nobody at the target yet
+        assert not g.match_over([target, target], 3)  # equal at the target: play on
+        assert not g.match_over([target + 2, target + 2], 4)  # equal past it: play on
+        assert g.match_over([target + 3, target + 2], 5) and g.match_winners([target + 3, target + 2]) == [1]
+        assert g.match_over([target, target - 5], 3) and g.match_winners([target, target - 5]) == [1]
+
+
+def test_scopa_a_perdere_match_deals_another_hand_after_a_tie_at_the_target() -> None:
+    m = Match.start(Scopa({"scopa_a_perdere": True, "target": 11}), seed=3)
+    rng = random.Random(3)
+    while not m.hand_over:
+        m.state.apply(rng.choice(m.state.legal_moves()))
+    m.finish_hand()
+    m.totals = [11.0, 11.0]  # both sides reach the target with equal scores
+    assert not m.over
+    m.next_hand()
+    assert m.hand_index == 1 and not m.hand_over
+    while not m.hand_over:
+        m.state.apply(rng.choice(m.state.legal_moves()))
+    m.finish_hand()
+    if m.totals[0] == m.totals[1]:
+        assert not m.over
+    else:
+        assert m.over and m.winners() == [m.totals.index(min(m.totals))]
 
 
 def test_match_target_play_on_when_tied() -> None:

@@ -26,7 +26,6 @@ file.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import multiprocessing
@@ -41,6 +40,7 @@ from typing import Any
 
 from engine import agents, registry
 from engine.game import Game, GameError, GameState
+from engine.lab import cli
 from engine.match import Match
 from engine.rng import derive_seed
 
@@ -175,7 +175,7 @@ def _stop_on_signals() -> dict[int, Any]:
     def stop(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
 
-    previous = {}
+    previous: dict[int, Any] = {}
     for signum in (signal.SIGTERM, signal.SIGINT):
         previous[signum] = signal.signal(signum, stop)
     return previous
@@ -185,7 +185,7 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _play_task(args: tuple) -> GameRecord:
+def _play_task(args: tuple[str, dict[str, Any], list[str], list[int], str, int, int, int]) -> GameRecord:
     return play_one(*args)
 
 
@@ -295,6 +295,9 @@ def read_records(path: str) -> tuple[dict[str, Any], list[GameRecord], list[str]
             text = f.read()
     except OSError as e:
         raise GameError(f"cannot read the records file {path}: {e.strerror or e}") from e
+    except UnicodeDecodeError:
+        raise GameError(f"{path} is not a text file, so not an arena records file; give --records a new path "
+                        "or --pool records files") from None
     lines = text.split("\n")
     complete = lines[:-1]  # a last line without its newline was cut off mid-write
     try:
@@ -366,8 +369,11 @@ class RecordsFile:
         if os.path.exists(path) and os.path.getsize(path) > 0:
             self._load()
         else:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(json.dumps(self.header) + "\n")
+            try:
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(json.dumps(self.header) + "\n")
+            except OSError as e:
+                raise GameError(f"cannot write the records file {path}: {e.strerror or e}") from e
 
     def _load(self) -> None:
         path = self.path
@@ -533,17 +539,17 @@ def list_agents() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__.split("\n\n")[0])
+    parser = cli.Parser(prog="python -m engine.arena", description=__doc__.split("\n\n")[0])
     parser.add_argument("--game")
     parser.add_argument("--variant", nargs="*", action="extend", default=[], metavar="KEY=VALUE",
                         help="variant options; repeat the flag or list several pairs")
     parser.add_argument("--agents", nargs="+", metavar="SPEC")
-    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--games", type=cli.positive_int, default=100)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
+    parser.add_argument("--jobs", type=cli.jobs, default=0, help="worker processes (default: all cores)")
     parser.add_argument("--unit", choices=("hand", "match"), default="hand")
-    parser.add_argument("--json", metavar="PATH")
-    parser.add_argument("--records", metavar="PATH",
+    parser.add_argument("--json", metavar="PATH", type=cli.output_file)
+    parser.add_argument("--records", metavar="PATH", type=cli.output_file,
                         help="append every finished game to this JSON Lines file; an existing file of the same "
                              "run is resumed")
     parser.add_argument("--pool", nargs="+", metavar="RECORDS",
@@ -567,14 +573,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {e}", file=sys.stderr)
             return 2
         print(format_table(pooled))
-        if args.json:
-            with open(args.json, "w", encoding="utf-8") as f:
-                json.dump(pooled, f, indent=2)
+        if args.json and not cli.write_json(args.json, pooled):
+            return 1
         return 0
     if not args.game or not args.agents:
         parser.error("--game and --agents are required (or use --list-games / --list-agents)")
-    if args.games < 1:
-        parser.error("--games must be at least 1")
     command = "python -m engine.arena " + " ".join(sys.argv[1:] if argv is None else argv)
     previous = _stop_on_signals()
     try:
@@ -589,9 +592,8 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(signum, handler)
     summary = {"command": command, **summary}
     print(format_table(summary))
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(summary, f, indent=2)
+    if args.json and not cli.write_json(args.json, summary):
+        return 1
     if summary.get("interrupted"):
         again = f"; run the same command to resume from {args.records}" if args.records else ""
         print(f"interrupted: {summary['games']} of {summary['planned_games']} games summarized{again}",

@@ -10,8 +10,6 @@ share of searches that reached each depth.
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import statistics
 import sys
@@ -19,6 +17,7 @@ from typing import Any
 
 from engine import agents, registry
 from engine.game import Game, GameState, VariantError
+from engine.lab import cli
 from engine.rng import derive_seed
 from engine.search.ismcts import ISMCTSAgent, Node, run_ismcts
 
@@ -87,15 +86,15 @@ def depth_table(game: Game, specs: list[str], positions: list[GameState], seed: 
 
 def main(argv: list[str] | None = None) -> int:
     """Search depth of ISMCTS agents from the same positions (manzke2025 figure 6.1)."""
-    parser = argparse.ArgumentParser(prog="python -m engine.lab.depth", description=main.__doc__)
+    parser = cli.Parser(prog="python -m engine.lab.depth", description=main.__doc__)
     parser.add_argument("--game", required=True, help="the game to measure")
     parser.add_argument("--variant", nargs="*", default=[], metavar="KEY=VALUE")
     parser.add_argument("--agents", nargs="+", required=True, metavar="SPEC")
-    parser.add_argument("--positions", type=int, default=50)
+    parser.add_argument("--positions", type=cli.positive_int, default=50)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--max-tricks", type=int, default=7,
+    parser.add_argument("--max-tricks", type=cli.integer(0), default=7,
                         help="random tricks played before a root (manzke2025: roots before the 8th trick)")
-    parser.add_argument("--json", default="", metavar="PATH")
+    parser.add_argument("--json", metavar="PATH", type=cli.output_file)
     args = parser.parse_args(argv)
     try:
         game = registry.create(args.game, registry.parse_variant(args.variant))
@@ -108,11 +107,11 @@ def main(argv: list[str] | None = None) -> int:
         shares = "  ".join(f"{d}: {100 * s:.1f}%" for d, s in row["share_by_depth"].items())
         print(f"{row['agent']}\n  mean depth {row['mean']:.2f}, median {row['median']}; share of searches by "
               f"depth: {shares}")
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump({"command": "python -m engine.lab.depth " + " ".join(argv or sys.argv[1:]),
-                       "game": args.game, "variant": game.variant, "positions": args.positions,
-                       "seed": args.seed, "max_tricks": args.max_tricks, "agents": rows}, fh, indent=2)
+    if args.json and not cli.write_json(args.json, {
+            "command": "python -m engine.lab.depth " + " ".join(argv or sys.argv[1:]), "game": args.game,
+            "variant": game.variant, "positions": args.positions, "seed": args.seed, "max_tricks": args.max_tricks,
+            "agents": rows}):
+        return 1
     return 0
 
 

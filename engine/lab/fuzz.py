@@ -12,15 +12,16 @@ without a time limit); longer runs are for after a change:
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 import time
 import traceback
 from pathlib import Path
+from typing import Any
 
 from engine import agents, presets, registry
 from engine.game import Game
+from engine.lab import cli
 from engine.lab.arena import play_hand
 from engine.search import knowledge
 
@@ -57,7 +58,7 @@ def option_specs(game: Game) -> list[str]:
     return usable
 
 
-def play_random_hand(rng: random.Random, name: str | None = None) -> tuple[str, dict, list[str], str | None]:
+def play_random_hand(rng: random.Random, name: str | None = None) -> tuple[str, dict[str, Any], list[str], str | None]:
     """One hand of ``name`` (default: a random game) with a random example variant and SPECs; returns them and
     the failure's traceback (or None)."""
     if name is None:
@@ -77,11 +78,12 @@ def play_random_hand(rng: random.Random, name: str | None = None) -> tuple[str, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.fuzz", description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=60.0, help="how long to run (default 60; 0 = no limit)")
-    parser.add_argument("--hands", type=int, default=0, help="stop after this many hands (0 = no limit)")
+    parser = cli.Parser(prog="python -m engine.fuzz", description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=cli.seconds, default=60.0, help="how long to run (default 60; 0 = no limit)")
+    parser.add_argument("--hands", type=cli.count_or_zero, default=0, help="stop after this many hands (0 = no limit)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", default="", help="directory for failure reports (traceback and the state as JSON)")
+    parser.add_argument("--out", type=cli.output_folder,
+                        help="directory for failure reports (traceback and the state as JSON)")
     args = parser.parse_args(argv)
     if args.seconds <= 0 and args.hands <= 0:
         parser.error("give --hands N, --seconds S or both (a run needs an end)")

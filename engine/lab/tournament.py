@@ -17,16 +17,18 @@ arena's own seeding (:func:`engine.lab.arena.play_one`), so results do not depen
 
 from __future__ import annotations
 
-import argparse
-import json
+import random
 import sys
+import time
 from typing import Any
 
-from engine import registry
+from engine import agents, registry
+from engine.game import GameError
+from engine.lab import cli
 from engine.lab.arena import play_one, wilson_interval
 
 
-def sides_table(game_name: str, variant: dict[str, Any], specs: list[str], games: int, seed: int) -> dict:
+def sides_table(game_name: str, variant: dict[str, Any], specs: list[str], games: int, seed: int) -> dict[str, Any]:
     """Hand-team results for every (hand, deck) pair of agents in a 4-seat partnership game."""
     game = registry.create(game_name, variant)
     variant = game.variant
@@ -46,12 +48,13 @@ def sides_table(game_name: str, variant: dict[str, Any], specs: list[str], games
     return {"kind": "sides", "game": game_name, "variant": variant, "specs": specs, "seed": seed, "cells": cells}
 
 
-def pairs_table(game_name: str, variant: dict[str, Any], specs: list[str], games: int, seed: int) -> dict:
+def pairs_table(game_name: str, variant: dict[str, Any], specs: list[str], games: int, seed: int) -> dict[str, Any]:
     """Row-vs-column win rates in a two-player game; each deal is played from both seats."""
     game = registry.create(game_name, variant)
     variant = game.variant
     if game.num_players != 2:
-        raise SystemExit("pairs tables need a two-player variant")
+        raise GameError(f"pairs tables need a two-player game; {game_name} with this variant has "
+                        f"{game.num_players} players")
     cells: dict[str, dict[str, Any]] = {}
     deals = max(1, (games + 1) // 2)
     for i, a in enumerate(specs):
@@ -72,7 +75,7 @@ def pairs_table(game_name: str, variant: dict[str, Any], specs: list[str], games
     return {"kind": "pairs", "game": game_name, "variant": variant, "specs": specs, "seed": seed, "cells": cells}
 
 
-def format_sides(t: dict) -> str:
+def format_sides(t: dict[str, Any]) -> str:
     specs = t["specs"]
     lines = []
     for what in ("win", "loss", "tie"):
@@ -86,7 +89,7 @@ def format_sides(t: dict) -> str:
     return "\n".join(lines)
 
 
-def format_pairs(t: dict) -> str:
+def format_pairs(t: dict[str, Any]) -> str:
     specs = t["specs"]
     lines = ["| row beats column | " + " | ".join(specs) + " | mean |", "| --- |" + " --- |" * (len(specs) + 1)]
     for i, a in enumerate(specs):
@@ -107,11 +110,6 @@ def format_pairs(t: dict) -> str:
 
 def bench(game_name: str, variant: dict[str, Any], spec: str, deals: int, seed: int) -> dict[str, float]:
     """Decision time of ``spec`` at the opening (first decision of every seat) over ``deals`` deals."""
-    import random
-    import time
-
-    from engine import agents
-
     game = registry.create(game_name, variant)
     times: list[float] = []
     for d in range(deals):
@@ -135,28 +133,34 @@ def bench(game_name: str, variant: dict[str, Any], spec: str, deals: int, seed: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m engine.lab.tournament", description=__doc__.split("\n\n")[0])
+    p = cli.Parser(prog="python -m engine.lab.tournament", description=__doc__.split("\n\n")[0])
     p.add_argument("kind", choices=("sides", "pairs", "bench"))
     p.add_argument("--game", required=True)
     p.add_argument("--variant", nargs="*", default=[], metavar="KEY=VALUE")
     p.add_argument("--agents", nargs="+", required=True)
-    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--games", type=cli.positive_int, default=100)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--json", metavar="PATH")
+    p.add_argument("--json", metavar="PATH", type=cli.output_file)
     a = p.parse_args(argv)
-    variant = registry.parse_variant(a.variant)
-    if a.kind == "bench":
+    try:
+        variant = registry.parse_variant(a.variant)
+        game = registry.create(a.game, variant)
         for spec in a.agents:
-            r = bench(a.game, variant, spec, a.games, a.seed)
-            print(f"{a.game} {' '.join(a.variant)} {spec}: {r['decisions']} opening decisions, mean "
-                  f"{r['mean_ms']:.2f} ms, p95 {r['p95_ms']:.2f} ms, max {r['max_ms']:.2f} ms")
-        return 0
-    fn = sides_table if a.kind == "sides" else pairs_table
-    table = fn(a.game, variant, a.agents, a.games, a.seed)
+            agents.make(spec, game)  # an unknown agent or option fails before any game is played
+        if a.kind == "bench":
+            for spec in a.agents:
+                r = bench(a.game, variant, spec, a.games, a.seed)
+                print(f"{a.game} {' '.join(a.variant)} {spec}: {r['decisions']} opening decisions, mean "
+                      f"{r['mean_ms']:.2f} ms, p95 {r['p95_ms']:.2f} ms, max {r['max_ms']:.2f} ms")
+            return 0
+        fn = sides_table if a.kind == "sides" else pairs_table
+        table = fn(a.game, variant, a.agents, a.games, a.seed)
+    except GameError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     print(format_sides(table) if a.kind == "sides" else format_pairs(table))
-    if a.json:
-        with open(a.json, "w", encoding="utf-8") as f:
-            json.dump(table, f, indent=1)
+    if a.json and not cli.write_json(a.json, table, indent=1):
+        return 1
     return 0
 
 

@@ -19,10 +19,10 @@ seat.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
 
 from engine.cards import FRENCH52
 from engine.game import GameState
+from engine.games.hearts.rules import Hearts, HeartsState
 
 QUEEN_FLAG = 1 << 9
 """Added to a card's holder bits when the card is the queen of spades."""
@@ -32,6 +32,8 @@ UNSEEN_SLOT = 1 << 8
 
 def hearts_key(state: GameState, observer: int) -> Hashable:
     """The abstracted information set of ``observer`` in a (determinized) Hearts state (fast path)."""
+    if not isinstance(state, HeartsState):
+        raise TypeError("hearts_key reads Hearts states only")
     if state.passing:
         return _passing_key(state, observer)
     g = state.game
@@ -102,7 +104,7 @@ def hearts_key(state: GameState, observer: int) -> Hashable:
                 winner = i
         # The winning card by its order among the cards still in play: how many of them it beats.
         beats = (remaining & lower[best]).bit_count()
-        trick_key: tuple = (state.leader, len(trick), led, winner, beats, best == _QUEEN, points)
+        trick_key: tuple[int, ...] = (state.leader, len(trick), led, winner, beats, best == _QUEEN, points)
     else:
         trick_key = (state.leader, 0)
     taken = -1
@@ -113,7 +115,7 @@ def hearts_key(state: GameState, observer: int) -> Hashable:
     return (trick_key, taken, bool(state.hearts_broken), suits, False, jack)
 
 
-def _jack_key(g: Any, remaining: int, won: list[int], lower: tuple[int, ...]) -> tuple[int, int] | None:
+def _jack_key(g: Hearts, remaining: int, won: list[int], lower: tuple[int, ...]) -> tuple[int, int] | None:
     """With the jack of diamonds variant, where its -10 points are: its order among the diamonds still in
     play (or -1) and the seat that took it (or -1; both -1: it is in the current trick). ``None`` without."""
     if not g.card_points[_JACK]:
@@ -126,10 +128,12 @@ def _jack_key(g: Any, remaining: int, won: list[int], lower: tuple[int, ...]) ->
     return (-1, -1)
 
 
-_TABLES: dict[int, tuple[Any, tuple]] = {}
+_Tables = tuple[tuple[int, ...], int, list[int], list[int], list[int], list[int], tuple[int, ...]]
+"""What :func:`_tables` returns: void masks, point mask, suit, strength, points, suit masks, cards beaten."""
+_TABLES: dict[int, tuple[Hearts, _Tables]] = {}
 
 
-def _tables(g: Any) -> tuple:
+def _tables(g: Hearts) -> _Tables:
     """Per game (cached, checked by identity): the cards of each set of void suits (index = void bits),
     the point cards' mask, the game's suit, strength, point and suit-mask tables, and per card the cards
     of its suit that it beats."""
@@ -145,7 +149,7 @@ def _tables(g: Any) -> tuple:
     return entry[1]
 
 
-def _passing_key(state: GameState, observer: int) -> Hashable:
+def _passing_key(state: HeartsState, observer: int) -> Hashable:
     """The key during the passing phase: whose turn it is and how many cards have been passed; the
     observer's own cards, the cards it passed (held by their receiver) and any other card with any other
     seat (in its hand or among its passes)."""
@@ -173,7 +177,7 @@ def _passing_key(state: GameState, observer: int) -> Hashable:
             _jack_key(g, g.deck.full_mask, [0, 0, 0, 0], lower))
 
 
-def _suit_code(rem: int, mine: int, obit: int, allowed: list[tuple[int, int]], known: list[int]) -> tuple:
+def _suit_code(rem: int, mine: int, obit: int, allowed: list[tuple[int, int]], known: list[int]) -> tuple[int, ...]:
     """Holder bits (plus the queen flag) of the cards in ``rem`` (one suit), lowest card first."""
     items = []
     m = rem
@@ -197,7 +201,7 @@ def _suit_code(rem: int, mine: int, obit: int, allowed: list[tuple[int, int]], k
     return tuple(items)
 
 
-_SUIT_CODES: dict[tuple, tuple] = {}
+_SUIT_CODES: dict[tuple[int, ...], tuple[int, ...]] = {}
 """Memo of :func:`_suit_code` by its inputs restricted to one suit (the search meets the same suits often);
 the passing phase's entries have shorter keys."""
 _CACHE_LIMIT = 50_000
@@ -210,7 +214,7 @@ _TWO_CLUBS_BIT = 1 << FRENCH52.parse("2C")
 _POINT_MASKS: dict[int, tuple[list[int], int]] = {}
 
 
-def _point_mask(g: Any) -> int:
+def _point_mask(g: Hearts) -> int:
     """Cards that carry penalty points in ``g`` (the hearts and the queen of spades: who took them decides
     who can still shoot the moon; the jack of diamonds' -10 does not count), cached per card-points table."""
     points = g.card_points
@@ -229,6 +233,8 @@ def hearts_key_reference(state: GameState, observer: int) -> Hashable:
     """The same abstraction built from ``state.observation(observer)`` (the specification; slow)."""
     obs = state.observation(observer)
     view = obs.state
+    if not isinstance(view, HeartsState):
+        raise TypeError("hearts_key_reference reads Hearts states only")
     g = view.game
     suit_of, strength = g.suit_of, g.strength
     mine = view.hands[observer]
@@ -257,6 +263,7 @@ def hearts_key_reference(state: GameState, observer: int) -> Hashable:
         suits.append(tuple(holders[c] | (QUEEN_FLAG if c == queen else 0) for c in remaining))
     trick = view.trick
     points = g.card_points
+    trick_key: tuple[object, ...]
     if trick:
         led = suit_of[trick[0]]
         winner = max((i for i, c in enumerate(trick) if suit_of[c] == led), key=lambda i: strength[trick[i]])

@@ -31,9 +31,9 @@ from collections.abc import Iterable
 import numpy as np
 
 from engine.cards import FRENCH52
-from engine.game import GameState
-from engine.games.hearts.rules import HEART_MASK, QUEEN_SPADES, SPADES
-from engine.games.tricks.core import PASS_FLAG
+from engine.determinize import sample_assignment
+from engine.games.hearts.rules import HEART_MASK, QUEEN_SPADES, SPADES, HeartsState
+from engine.games.tricks.core import PASS_FLAG, TrickState
 from engine.observation import Observation
 
 __all__ = ["FACTORS", "hearts_belief", "measure_signals", "seat_weights", "uniform_belief"]
@@ -83,6 +83,8 @@ def seat_weights(obs: Observation, events: list[tuple[str, int, int, int]] | Non
     (signal name, seat, card, index in the history) per signal applied (for calibration and tests).
     """
     state = obs.state
+    if not isinstance(state, HeartsState):
+        raise TypeError("seat_weights reads Hearts observations only")
     g = state.game
     suit_of = g.suit_of
     size = g.deck.size
@@ -208,7 +210,7 @@ def hearts_belief(obs: Observation) -> np.ndarray:
     return out
 
 
-def measure_signals(hands: Iterable[tuple[GameState, list[int]]]) -> dict[str, list[float]]:
+def measure_signals(hands: Iterable[tuple[HeartsState, list[int]]]) -> dict[str, list[float]]:
     """How often each signal is right, from finished hands given as (start state, moves played).
 
     For every signal a seat gave, and every other seat that could not see the card, adds whether the seat
@@ -218,7 +220,7 @@ def measure_signals(hands: Iterable[tuple[GameState, list[int]]]) -> dict[str, l
     stats: dict[str, list[float]] = {}
     for start, moves in hands:
         state = start.clone()
-        before: list[GameState] = []
+        before: list[TrickState] = []
         for move in moves:
             before.append(state.clone())
             state.do(move)
@@ -238,14 +240,12 @@ def measure_signals(hands: Iterable[tuple[GameState, list[int]]]) -> dict[str, l
     return stats
 
 
-def feature_accuracy(hands: Iterable[tuple[GameState, list[int]]], samples: int,
+def feature_accuracy(hands: Iterable[tuple[HeartsState, list[int]]], samples: int,
                      rng: random.Random) -> tuple[float, float, int]:
     """manzke2025 6.3.1 sampling accuracy on finished hands: at every decision with two or more legal moves
     while some of the Q, K, A of spades are hidden from the player, the share of ``samples`` deals whose
     holders of those hidden cards all match the true deal, with :func:`hearts_belief` and uniform.
     Returns (inference rate, uniform rate, decision points)."""
-    from engine.determinize import sample_assignment
-
     special = (QUEEN_SPADES, KING_SPADES, ACE_SPADES)
     hits = [0, 0]
     points = 0

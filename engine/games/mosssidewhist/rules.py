@@ -14,7 +14,7 @@ import random
 from typing import Any, ClassVar
 
 from engine.cards import FRENCH52, NotationError, bits, popcount
-from engine.game import HandResult, Option, StateFormatError, VariantError
+from engine.game import Game, HandResult, Option, StateFormatError, VariantError
 from engine.games.tricks.core import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int, solo_outcomes
 from engine.observation import HiddenSlot
 
@@ -230,7 +230,9 @@ class MossSideWhistState(TrickState):
         return d
 
     @classmethod
-    def from_dict(cls, game: MossSideWhist, d: dict[str, Any]) -> MossSideWhistState:
+    def from_dict(cls, game: Game, d: dict[str, Any]) -> MossSideWhistState:
+        if not isinstance(game, MossSideWhist):
+            raise TypeError(f"a Moss Side Whist state needs its game, not {game!r}")
         state = object.__new__(cls)
         state.game = game
         state._load_common(d)
@@ -266,9 +268,9 @@ class MossSideWhistState(TrickState):
         else:
             if self.current != (self.leader + len(self.trick)) % 3:
                 raise StateFormatError("current seat does not match the trick leader and trick length")
-            played = set(self.trick_seats())
+            seats_played = set(self.trick_seats())
             base = popcount(self.hands[self.leader]) + (1 if self.trick else 0)
-            expected = [base - (s in played) for s in range(3)]
+            expected = [base - (s in seats_played) for s in range(3)]
         for s in range(3):
             if popcount(self.hands[s]) != expected[s]:
                 raise StateFormatError(f"seat {s} holds {popcount(self.hands[s])} cards; expected {expected[s]}")

@@ -1160,7 +1160,9 @@ class PharaohState(GameState):
         }
 
     @classmethod
-    def from_dict(cls, game: Pharaoh, d: dict[str, Any]) -> PharaohState:
+    def from_dict(cls, game: Game, d: dict[str, Any]) -> PharaohState:
+        if not isinstance(game, Pharaoh):
+            raise TypeError(f"a Pharaoh state needs its game, not {game!r}")
         deck = game.deck
         s = object.__new__(cls)
         s.game = game

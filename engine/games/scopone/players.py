@@ -38,7 +38,7 @@ Card notation in the docs/tests is the Italian deck's: ``7D`` = Seven of Coins (
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 import numpy as np
@@ -281,6 +281,12 @@ def _filter(moves: list[int], keep: Callable[[int], bool]) -> list[int] | None:
     return kept if kept and len(kept) < len(moves) else None
 
 
+def _lay_others(moves: list[int], values: Collection[int]) -> list[int] | None:
+    """:func:`_filter` keeping every capture and every laid card whose value is not in ``values`` (laying a card
+    of ``values`` waits)."""
+    return _filter(moves, lambda m: _cap(m) != 0 or VALUE[_card(m)] not in values)
+
+
 def _plays_value(m: int, v: int) -> bool:
     return VALUE[_card(m)] == v
 
@@ -355,7 +361,7 @@ def cs28(view: ScoponeView, moves: list[int]) -> RuleResult:
     spar = [m for m in moves if _seven_spariglio(m)]
     if spar:
         return greedy_best(spar)
-    return _filter(moves, lambda m: _cap(m) or not _plays_value(m, 7))  # laying a 7 waits; capturing not
+    return _lay_others(moves, (7,))  # laying a 7 waits; capturing not
 
 
 def cs23(view: ScoponeView, moves: list[int]) -> RuleResult:
@@ -691,13 +697,13 @@ def determine_move(view: ScoponeView, moves: list[int], d: Decision) -> int:
         _, remaining = d.take(rule(view, remaining), name, remaining)
     if any(view.count(view.hand, VALUE[_card(m)]) >= 2 for m in remaining):
         for name, fn in (("CS16", cs16), ("CS10", cs10_14_15)):
-            move = fn(view, remaining)
-            if isinstance(move, int):
+            result = fn(view, remaining)
+            if isinstance(result, int):
                 d.rule = name
-                return move
-    move, remaining = d.take(cs2(view, remaining), "CS2", remaining)
-    if move is not None:
-        return move
+                return result
+    chosen, remaining = d.take(cs2(view, remaining), "CS2", remaining)
+    if chosen is not None:
+        return chosen
     _, remaining = d.take(cs3(view, remaining), "CS3", remaining)
     d.rule = "best-move"
     return greedy_best(remaining)
@@ -773,8 +779,10 @@ def cg5(view: ScoponeView, moves: list[int]) -> RuleResult:
         return None
     if (view.unknown | view.table) & SEVENS:
         return None
-    want = (lambda c: c == SETTEBELLO) if view.hand_team else (lambda c: VALUE[c] == 7 and c != SETTEBELLO)
-    own = [m for m in moves if want(_card(m))]
+    if view.hand_team:
+        own = [m for m in moves if _card(m) == SETTEBELLO]
+    else:
+        own = [m for m in moves if VALUE[_card(m)] == 7 and _card(m) != SETTEBELLO]
     return greedy_best(own) if own else None
 
 
@@ -792,7 +800,7 @@ def cg3(view: ScoponeView, moves: list[int]) -> RuleResult:
     """CG3: holding two 7s without the settebello, lay the 7s as late as possible (captures stay free)."""
     if popcount(view.hand & SEVENS) != 2 or view.hand >> SETTEBELLO & 1:
         return None
-    return _filter(moves, lambda m: _cap(m) or not _plays_value(m, 7))
+    return _lay_others(moves, (7,))
 
 
 def _keep_seven_maker(view: ScoponeView, moves: list[int]) -> RuleResult:
@@ -804,7 +812,7 @@ def _keep_seven_maker(view: ScoponeView, moves: list[int]) -> RuleResult:
             keep.add(v)
     if not keep:
         return None
-    return _filter(moves, lambda m: _cap(m) or VALUE[_card(m)] not in keep)
+    return _lay_others(moves, keep)
 
 
 def _sevens_in_game(view: ScoponeView) -> int:
@@ -851,7 +859,7 @@ def cg11(view: ScoponeView, moves: list[int]) -> RuleResult:
         if view.decoupled(a) and view.decoupled(b) and view.decoupled(7):
             held = view.count(view.hand, a) + view.count(view.hand, b)
             if held == 1:
-                return _filter(moves, lambda m, a=a, b=b: _cap(m) or VALUE[_card(m)] not in (a, b))
+                return _lay_others(moves, (a, b))
     return None
 
 
@@ -863,7 +871,7 @@ def cg12(view: ScoponeView, moves: list[int]) -> RuleResult:
     blocks = {8: 1, 9: 2, 10: 3}
     keep = {face for face, low in blocks.items() if view.decoupled(low) and view.count(view.hand, face) == 1}
     if keep:
-        return _filter(moves, lambda m: _cap(m) or VALUE[_card(m)] not in keep)
+        return _lay_others(moves, keep)
     return _keep_seven_maker(view, moves)
 
 

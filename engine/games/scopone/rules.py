@@ -24,9 +24,9 @@ tutto: an Ace takes the whole table, not a scopa; with an Ace on the table it ta
 ``sbarazzino`` (the same, but the sweep is a scopa), ``re_bello`` (King of coins +1), ``scopa_a_15``
 (capture sets that sum to 15 together with the played card, instead of equal/sum captures; an Ace under
 ``ace_sweep`` still sweeps), ``scopa_a_perdere`` (the lower score wins hands and the match; a match ends when
-a side reaches the target), ``capture_choice`` = ``fewest`` (among several sum captures the one with the
-fewest cards must be taken), ``target`` (11, 16, 21, 31 or any; 0 = one hand). A tie at or above the target
-plays on; when both sides pass the target the higher total wins.
+a side reaches the target, but plays on while the lowest total is shared), ``capture_choice`` = ``fewest``
+(among several sum captures the one with the fewest cards must be taken), ``target`` (11, 16, 21, 31 or any;
+0 = one hand). A tie at or above the target plays on; when both sides pass the target the higher total wins.
 
 **Scopa** (2 players, class :class:`Scopa`): 3 cards each and 4 on the table; whenever both hands are empty
 3 more each are dealt from the stock (eldest first) until the pack is out. The stock is a hidden ordered
@@ -198,6 +198,14 @@ class Scopone(Game):
 
     def lower_is_better(self) -> bool:
         return bool(self.variant["scopa_a_perdere"])
+
+    def match_over(self, totals: list[float], hands_played: int) -> bool:
+        """:meth:`Game.match_over`; in Scopa a perdere the match ends when a side reaches the target, except
+        that equal lowest totals play on (both sides at or past the target with the same score)."""
+        target = self.match_target()
+        if not self.lower_wins or target is None:
+            return super().match_over(totals, hands_played)
+        return max(totals) >= target and totals.count(min(totals)) == 1
 
     def deal_sizes(self) -> tuple[int, int]:
         """(cards per hand, cards on the table) of the first deal."""
@@ -877,7 +885,9 @@ class ScoponeState(GameState):
         return DECK.text(card) + ("x" + "+".join(DECK.text(c) for c in bits(cap)) if cap else "")
 
     @classmethod
-    def from_dict(cls, game: Scopone, d: dict[str, Any]) -> ScoponeState:
+    def from_dict(cls, game: Game, d: dict[str, Any]) -> ScoponeState:
+        if not isinstance(game, Scopone):
+            raise TypeError(f"a Scopone or Scopa state needs its game, not {game!r}")
         s = object.__new__(cls)
         s.game = game
         try:
