@@ -22,10 +22,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from saves.examples import example_path
+
 SIZES: tuple[tuple[int, int], ...] = ((1024, 640), (2560, 1440))
 LANGS: tuple[str, ...] = ("en", "pt")
 PERF_SIZE = (1280, 800)
-EXAMPLE_STUDY = Path(__file__).resolve().parent.parent / "saves" / "examples" / "study.json"
+EXAMPLE_STUDY = example_path("study.json")
 
 
 def _percentile(values: list[float], q: float) -> float:
