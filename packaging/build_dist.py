@@ -48,7 +48,7 @@ def main() -> int:
     if not executable.is_file():
         print(f"make dist: PyInstaller did not produce {executable}", file=sys.stderr)
         return 1
-    size_mb = sum(f.stat().st_size for f in BUNDLE.rglob("*") if f.is_file()) / 1e6
+    size_mb = sum(f.lstat().st_size for f in BUNDLE.rglob("*") if f.is_file() and not f.is_symlink()) / 1e6
     print(f"make dist: built {executable.relative_to(ROOT)} ({size_mb:.0f} MB) for {platform.system()} "
           f"{platform.machine()} (Python {platform.python_version()}); it runs only there. "
           f"Check it with: {executable.relative_to(ROOT)} --selftest")
