@@ -8,6 +8,7 @@ zip is extracted once, for the life of the process, when a caller needs a real p
 from __future__ import annotations
 
 import atexit
+import sys
 from contextlib import ExitStack
 from functools import cache
 from importlib.metadata import PackageNotFoundError
@@ -40,6 +41,14 @@ def asset_path(*parts: str) -> Path:
     if isinstance(resource, Path):
         return resource
     return _extracted.enter_context(as_file(resource))
+
+
+def app_command(*args: str) -> list[str]:
+    """The command line that starts this app again with ``args``: ``python -m app ...``, or the bundle's own
+    executable in a frozen bundle (which has no interpreter to run ``-m`` with)."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable, *args]
+    return [sys.executable, "-m", "app", *args]
 
 
 def app_version() -> str:

@@ -52,10 +52,12 @@ def test_version_option_prints_the_version(capsys: pytest.CaptureFixture[str]) -
     assert resources.app_version().startswith(version)
 
 
-def test_search_process_command_in_a_frozen_bundle(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_commands_that_restart_the_app_in_a_frozen_bundle(monkeypatch: pytest.MonkeyPatch) -> None:
     assert child_command(0.1) == [sys.executable, "-u", "-m", "engine.worker", "--child", "0.1"]
+    assert resources.app_command("--startup-probe") == [sys.executable, "-m", "app", "--startup-probe"]
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     assert child_command(0.25) == [sys.executable, WORKER_CHILD_FLAG, "0.25"]
+    assert resources.app_command("--startup-probe") == [sys.executable, "--startup-probe"]
 
 
 def test_selftest_plays_through_the_search_process(capsys: pytest.CaptureFixture[str]) -> None:
