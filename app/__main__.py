@@ -1,4 +1,5 @@
-"""Launch the desktop app: ``python -m app`` (or ``cardtable``); ``python -m app --tour DIR`` writes screenshots."""
+"""Launch the desktop app: ``python -m app`` (or ``cardtable``); ``python -m app --tour DIR`` writes screenshots;
+``--selftest`` checks an installation headless; ``--version`` prints the version."""
 
 from __future__ import annotations
 
@@ -8,13 +9,29 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     """The ``cardtable`` console script."""
+    args_in = sys.argv[1:] if argv is None else list(argv)
+    from engine.worker import WORKER_CHILD_FLAG, serve_child
+
+    if args_in[:1] == [WORKER_CHILD_FLAG]:  # a frozen bundle re-runs its own executable as the search process
+        serve_child(args_in[1:])
+        return 0
+    from app.resources import app_version
+
     parser = argparse.ArgumentParser(prog="cardtable", description="A desktop card table.")
+    parser.add_argument("--version", action="version", version=f"cardtable {app_version()}")
+    parser.add_argument("--selftest", action="store_true",
+                        help="check this installation headless: one hand of every game against the search "
+                             "process, autosave and records in a temporary folder; prints a JSON summary")
     parser.add_argument("--tour", metavar="DIR", help="drive every screen and write PNGs + tour.json to DIR")
     parser.add_argument("--size", metavar="WxH", help="initial window size, e.g. 1280x800")
     parser.add_argument("--study", metavar="STUDY.json",
                         help="run a research study (participant ID, consent, the study's games and questionnaires)")
     parser.add_argument("--startup-probe", action="store_true", help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(args_in)
+    if args.selftest:
+        from app.selftest import run_selftest
+
+        return run_selftest()
     if args.tour:
         from app.tour import run_tour
 

@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pygame
 
-FONT_DIR: Path = Path(__file__).resolve().parent.parent / "assets" / "fonts"
-"""Directory holding the TTF files and their licence."""
+from app import resources
 
-REGULAR_FILE: Path = FONT_DIR / "DejaVuSans.ttf"
-BOLD_FILE: Path = FONT_DIR / "DejaVuSans-Bold.ttf"
+FONT_DIR = resources.asset("fonts")
+"""The shipped folder holding the TTF files and their licence."""
+
+REGULAR_FILE = "DejaVuSans.ttf"
+BOLD_FILE = "DejaVuSans-Bold.ttf"
 
 MIN_SIZE = 4
 MAX_SIZE = 512
@@ -23,7 +25,7 @@ MAX_SIZE = 512
 
 def font_path(bold: bool = False) -> Path:
     """Path of the regular or bold TTF file."""
-    return BOLD_FILE if bold else REGULAR_FILE
+    return resources.asset_path("fonts", BOLD_FILE if bold else REGULAR_FILE)
 
 
 def font(size: int, bold: bool = False) -> pygame.font.Font:

@@ -7,10 +7,11 @@ text, then formats it. The language files are flat JSON objects ``{"English text
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
-I18N_DIR: Path = Path(__file__).resolve().parent.parent / "assets" / "i18n"
+from app import resources
+
+I18N_DIR = resources.asset("i18n")
 LANGUAGES: tuple[str, ...] = ("en", "pt", "it", "sk")
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "pt": "Português", "it": "Italiano", "sk": "Slovenčina"}
 

@@ -6,16 +6,15 @@ import json
 import os
 import time
 import warnings
-from pathlib import Path
 from typing import Any
 
 import pygame
 import pygame_gui
 
-from app import i18n
+from app import i18n, resources
 from app.i18n import t
 
-THEME_PATH: Path = Path(__file__).resolve().parent.parent / "assets" / "themes" / "theme.json"
+THEME_PATH = resources.asset("themes", "theme.json")
 MIN_SIZE = (1024, 640)
 BACKGROUND = (18, 74, 48)
 
@@ -75,8 +74,12 @@ class App:
             size = (max(MIN_SIZE[0], self.settings.window_width), max(MIN_SIZE[1], self.settings.window_height))
         self.window_size = size
         self.fullscreen = False
+        try:  # the window and taskbar icon, set before the window opens (some platforms read it only then)
+            pygame.display.set_icon(pygame.image.load(resources.asset_path(*resources.WINDOW_ICON)))
+        except (pygame.error, OSError):
+            pass
         self.surface = self._set_mode(size, self.settings.fullscreen and not self.headless)
-        pygame.display.set_caption("cardtable")
+        pygame.display.set_caption(resources.WINDOW_TITLE)
         self.font_size = 0
         self.ui: pygame_gui.UIManager = self._make_manager()
         self.stack: list[Screen] = []

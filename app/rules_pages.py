@@ -11,9 +11,11 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from importlib.resources.abc import Traversable
 
-RULES_DIR: Path = Path(__file__).resolve().parent.parent / "assets" / "rules"
+from app import resources
+
+RULES_DIR: Traversable = resources.asset("rules")
 """``assets/rules``: one folder per language, one ``<game>.md`` per game."""
 
 GAMES: tuple[str, ...] = ("sueca", "bisca", "briscola", "hearts", "mosssidewhist", "scopone", "scopa", "pharaoh")
@@ -50,7 +52,7 @@ class Block:
         return "".join(s.text for s in self.spans)
 
 
-def rules_path(game: str, lang: str) -> Path:
+def rules_path(game: str, lang: str) -> Traversable:
     """Path of the page of ``game`` in ``lang`` (which may not exist)."""
     for value, what in ((game, "game"), (lang, "language")):
         if not _NAME_RE.match(value):

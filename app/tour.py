@@ -16,16 +16,18 @@ import json
 import os
 import random
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from app.resources import app_command
+from saves.examples import example_path
+
 SIZES: tuple[tuple[int, int], ...] = ((1024, 640), (2560, 1440))
 LANGS: tuple[str, ...] = ("en", "pt")
 PERF_SIZE = (1280, 800)
-EXAMPLE_STUDY = Path(__file__).resolve().parent.parent / "saves" / "examples" / "study.json"
+EXAMPLE_STUDY = example_path("study.json")
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -319,7 +321,7 @@ def startup_seconds() -> float:
     root = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "app", "--startup-probe"], env=env, check=True, cwd=root,
+    subprocess.run(app_command("--startup-probe"), env=env, check=True, cwd=root,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
     return round(time.perf_counter() - t0, 3)
 

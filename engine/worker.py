@@ -316,12 +316,31 @@ def _child_main(progress_interval: float) -> None:
             send(["failed", rid, f"{type(e).__name__}: {e}\n{detail}"])
 
 
+WORKER_CHILD_FLAG = "--worker-child"
+"""The flag a frozen app's entry point answers by running :func:`serve_child` (see :func:`child_command`)."""
+
+
+def child_command(progress_interval: float) -> list[str]:
+    """The command line that starts a search process: this interpreter with ``-u -m engine.worker --child``, or,
+    in a frozen bundle (whose executable cannot run ``-m``), the bundle's own executable with
+    :data:`WORKER_CHILD_FLAG`, which its entry point hands to :func:`serve_child`."""
+    import sys
+
+    if getattr(sys, "frozen", False):
+        return [sys.executable, WORKER_CHILD_FLAG, str(progress_interval)]
+    return [sys.executable, "-u", "-m", "engine.worker", "--child", str(progress_interval)]
+
+
+def serve_child(args: list[str]) -> None:
+    """Run this process as a search process; ``args`` is ``[PROGRESS_INTERVAL]`` (optional)."""
+    _child_main(float(args[0]) if args else 0.1)
+
+
 class _Child:
     """One search process and the thread that reads its stdout into the owner's inbox."""
 
     def __init__(self, generation: int, inbox: queue.Queue[tuple[Any, ...]], progress_interval: float) -> None:
         import subprocess
-        import sys
 
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         env = dict(os.environ)
@@ -329,7 +348,7 @@ class _Child:
         env.pop("SDL_VIDEODRIVER", None)
         self.generation = generation
         self.proc = subprocess.Popen(
-            [sys.executable, "-u", "-m", "engine.worker", "--child", str(progress_interval)],
+            child_command(progress_interval),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True, encoding="utf-8", bufsize=1)
         self.pid = self.proc.pid
         self.heard_at = time.monotonic()  # when it last sent a line (the watchdog's clock; set by the pipe reader)
@@ -636,6 +655,6 @@ if __name__ == "__main__":
     import sys as _sys
 
     if len(_sys.argv) >= 2 and _sys.argv[1] == "--child":
-        _child_main(float(_sys.argv[2]) if len(_sys.argv) > 2 else 0.1)
+        serve_child(_sys.argv[2:])
     else:
         print("engine.worker is started by MoveWorker (python -m engine.worker --child INTERVAL)")

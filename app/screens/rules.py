@@ -5,20 +5,19 @@ from __future__ import annotations
 import html
 import re
 import warnings
-from pathlib import Path
 from typing import Any
 
 import pygame
 import pygame_gui
 from pygame_gui.elements import UITextBox
 
-from app import i18n
+from app import i18n, resources
 from app.i18n import t
 from app.main import BACKGROUND, Screen
 from app.widgets import button, label, line_height
 from engine import registry
 
-RULES_DIR: Path = Path(__file__).resolve().parent.parent.parent / "assets" / "rules"
+RULES_DIR = resources.asset("rules")
 
 
 def rules_markdown(game: str, lang: str) -> str:
