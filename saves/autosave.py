@@ -32,6 +32,7 @@ from typing import Any
 
 from engine.game import GameError
 from saves import paths
+from saves.checks import SessionMeaningError, check_session
 from saves.session import SESSION_VERSION, GameSession
 
 AUTOSAVE_FORMAT = "cardtable-autosave"
@@ -143,14 +144,12 @@ def decode_session(data: bytes) -> GameSession:
     body = migrate_session_dict(_envelope_body(data))
     try:
         session = GameSession.from_dict(body)
-        state = session.match.state
-        if not state.is_terminal():  # the position must be playable
-            state.legal_moves()
-            if not 0 <= state.current_player < session.match.game.num_players:
-                raise SaveFormatError("the saved game has no valid player to move")
+        check_session(session)  # the content must make sense, not only the format
         return session
     except SaveFormatError:
         raise
+    except SessionMeaningError as e:
+        raise SaveFormatError(f"the saved game is impossible: {e}") from None
     except GameError as e:
         raise SaveFormatError(f"the saved game is invalid: {e}") from None
     except Exception as e:  # noqa: BLE001 - whatever a damaged file triggers becomes a clear message

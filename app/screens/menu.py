@@ -26,6 +26,8 @@ class MenuScreen(Screen):
         self._deco: list[tuple[pygame.Surface, tuple[int, int]]] = []
         self._deco_size: tuple[int, int] | None = None
         self.has_autosave = False
+        self.read_only = bool(getattr(app, "read_only", False))
+        """Another cardtable uses the data folder: only statistics, settings, rules and quit are offered."""
         try:
             self.store = app.autosave_store()
             self.has_autosave = bool(self.store.exists())
@@ -40,10 +42,11 @@ class MenuScreen(Screen):
         gap = bh // 3
         bw = max(280, min(460, w // 3))
         items = []
-        if self.has_autosave:
+        if self.has_autosave and not self.read_only:
             items.append(("continue", t("Continue")))
-        items.append(("new", t("New game")))
-        if self.app.study_file:
+        if not self.read_only:
+            items.append(("new", t("New game")))
+        if self.app.study_file and not self.read_only:
             items.append(("study", t("Study")))
         items += [("stats", t("Statistics")), ("settings", t("Settings")),
                   ("rules", t("Rules")), ("quit", t("Quit"))]
@@ -65,12 +68,14 @@ class MenuScreen(Screen):
             shortcuts = {pygame.K_n: "new", pygame.K_c: "continue", pygame.K_s: "settings", pygame.K_r: "rules",
                          pygame.K_q: "quit", pygame.K_ESCAPE: "quit"}
             key = shortcuts.get(event.key)
-            if key and (key != "continue" or self.has_autosave):
+            if key and key in self.buttons:
                 self.activate(key)
 
     def activate(self, key: str) -> None:
         """Run a menu entry."""
         app = self.app
+        if self.read_only and key in ("continue", "new", "study"):
+            return
         if key == "continue":
             self.continue_game()
         elif key == "new":

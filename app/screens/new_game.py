@@ -55,6 +55,29 @@ def start_session(app: Any, session: GameSession, warnings: list[str] | None = N
     app.reset_to(TableScreen(app, controller))
 
 
+def replace_unfinished_game(app: Any, start: Any) -> bool:
+    """True when no unfinished game would be lost by starting another; else ask first (start the new
+    game with ``start``, continue the saved one, or go back) and return False."""
+    try:
+        store = app.autosave_store()
+        saved = store.load().session if store.exists() else None
+    except Exception:  # noqa: BLE001 - an unreadable save was moved aside by the store: nothing to lose
+        saved = None
+    if saved is None:
+        return True
+    from app.screens.confirm import ConfirmScreen
+    from app.screens.menu import MenuScreen
+
+    def continue_saved() -> None:
+        MenuScreen(app).continue_game()
+
+    question = t("An unfinished game of {game} is saved. Starting a new game ends it for good.",
+                 game=t(saved.match.game.title))
+    app.push(ConfirmScreen(app, question, [(t("Start the new game"), start),
+                                           (t("Continue the saved game"), continue_saved), (t("Back"), lambda: None)]))
+    return False
+
+
 def option_values(option: Option) -> list[str] | None:
     """Display values of an option with a fixed set of values (None for free integers)."""
     return i18n.option_value_texts(option) or None
@@ -292,6 +315,8 @@ class NewGameScreen(Screen):
         seats = [Seat(s.kind, s.name or f"{t('Player')} {i + 1}", s.spec if not s.preset else "", s.preset)
                  for i, s in enumerate(self.seats)]
         session = new_session(game, seats, seed)
+        if not replace_unfinished_game(self.app, lambda: start_session(self.app, session)):
+            return False  # the player is asked first
         start_session(self.app, session)
         return True
 
