@@ -620,9 +620,9 @@ def recover_into(conn: sqlite3.Connection, damaged: Path) -> int:
                 for row in _readable_rows(src, table, shared):
                     if parent is not None and row[parent[0]] not in kept[parent[1]]:
                         continue
-                    conn.execute(f"INSERT OR IGNORE INTO {table} ({', '.join(shared)}) "
-                                 f"VALUES ({', '.join('?' * len(shared))})", [row[c] for c in shared])
-                    if key is not None:
+                    cur = conn.execute(f"INSERT OR IGNORE INTO {table} ({', '.join(shared)}) "
+                                       f"VALUES ({', '.join('?' * len(shared))})", [row[c] for c in shared])
+                    if key is not None and cur.rowcount == 1:
                         kept[table].add(row[key])
     except sqlite3.Error:
         return 0
