@@ -378,3 +378,54 @@ def test_tour_honours_cardtable_home_and_refuses_an_unwritable_folder(tmp_path: 
     assert len(lines) == 1 and lines[0].startswith("cardtable --tour: cannot write to") and "Traceback" not in \
         result.stderr
     assert not (tmp_path / "home").exists()  # it failed before starting anything
+
+
+@pytest.mark.parametrize("problem", ["newer", "missing_tables"])
+def test_a_database_the_match_end_cannot_use_keeps_the_game_until_it_can(app: Any, problem: str) -> None:
+    from saves import pending
+    from saves.records import RecordsDB
+
+    with RecordsDB() as db:
+        path = db.path
+        if problem == "newer":
+            db.conn.execute("UPDATE schema_version SET version = 99")
+        else:
+            db.conn.execute("DROP TABLE moves")
+    end = finish_match(app, seed=9)
+    assert end.record_id is None and "could not be recorded now" in end.message
+    assert len(pending.waiting()) == 1 and not app.autosave_store().exists()
+    end.leave_to("menu")
+    app = restart(app)  # the database is still unusable: the game keeps waiting, and the player is told
+    try:
+        assert len(pending.waiting()) == 1
+        assert "cannot be used now" in app.top.message or "Still waiting" in app.top.message
+    finally:
+        app.shutdown()
+    for suffix in ("", "-wal", "-shm"):  # the player moves the database away (or a newer cardtable reads it)
+        Path(str(path) + suffix).unlink(missing_ok=True)
+    app = restart(make_app())
+    try:
+        assert pending.waiting() == [] and len(recorded_games()) == 1
+    finally:
+        app.shutdown()
+
+
+def test_tour_data_goes_to_cardtable_home_or_a_removed_temporary_folder(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from app import tour
+
+    seen: list[Path] = []
+
+    def fake_run(out: Path) -> int:
+        home = Path(os.environ["CARDTABLE_HOME"])
+        (home / "data").mkdir(parents=True, exist_ok=True)
+        seen.append(home)
+        return 0
+
+    monkeypatch.setattr(tour, "_run_tour", fake_run)
+    monkeypatch.delenv("CARDTABLE_HOME", raising=False)
+    assert tour.run_tour(str(tmp_path / "shots")) == 0
+    assert not seen[0].exists() and "CARDTABLE_HOME" not in os.environ  # removed afterwards
+    monkeypatch.setenv("CARDTABLE_HOME", str(tmp_path / "mine"))
+    assert tour.run_tour(str(tmp_path / "shots")) == 0
+    assert seen[1] == tmp_path / "mine" and (tmp_path / "mine" / "data").is_dir()
