@@ -61,9 +61,7 @@ def _record_finished_autosave(app: Any, db: RecordsDB) -> None:
     """A finished match still in the autosave (it could neither be recorded nor kept at its end) is recorded now,
     then the autosave is cleared."""
     store = app.autosave_store()
-    if not store.exists():
-        return
-    session = store.load().session
+    session = store.peek() if store.exists() else None  # a damaged save is left for Continue to report
     if session is None or not session.match.state.is_terminal():
         return
     session.match.finish_hand()

@@ -248,6 +248,16 @@ class AutosaveStore:
         """Whether there is a save or backup to try (the Continue button)."""
         return self.current.exists() or self.backup.exists()
 
+    def peek(self) -> GameSession | None:
+        """The saved session (else the backup's) without moving or removing anything; None when neither
+        loads (then :meth:`load` tells the player why)."""
+        for path in (self.current, self.backup):
+            try:
+                return decode_session(path.read_bytes())
+            except (OSError, SaveFormatError):
+                continue
+        return None
+
     def load(self) -> LoadResult:
         """Load the save, falling back to the backup; never raises for bad file content."""
         self._remove_stale_temps()

@@ -429,3 +429,20 @@ def test_tour_data_goes_to_cardtable_home_or_a_removed_temporary_folder(tmp_path
     monkeypatch.setenv("CARDTABLE_HOME", str(tmp_path / "mine"))
     assert tour.run_tour(str(tmp_path / "shots")) == 0
     assert seen[1] == tmp_path / "mine" and (tmp_path / "mine" / "data").is_dir()
+
+
+def test_start_up_leaves_a_damaged_save_for_continue_to_report(home: Path) -> None:
+    from app.screens.menu import MenuScreen
+
+    (home / "data").mkdir(parents=True)
+    (home / "data" / "autosave.json").write_bytes(b'{"format": "cardtable-autosave", "ver')
+    app = make_app()
+    try:
+        app.push(MenuScreen(app))
+        menu = app.top
+        assert menu.has_autosave  # start-up moved nothing
+        menu.continue_game()
+        assert "could not be loaded" in menu.message and "moved to" in menu.message
+        assert list((home / "data").glob("autosave.json.corrupt-*"))
+    finally:
+        app.shutdown()

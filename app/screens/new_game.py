@@ -60,8 +60,8 @@ def replace_unfinished_game(app: Any, start: Any) -> bool:
     game with ``start``, continue the saved one, or go back) and return False."""
     try:
         store = app.autosave_store()
-        saved = store.load().session if store.exists() else None
-    except Exception:  # noqa: BLE001 - an unreadable save was moved aside by the store: nothing to lose
+        saved = store.peek() if store.exists() else None
+    except Exception:  # noqa: BLE001 - nothing readable to lose (and a new save never overwrites a damaged one)
         saved = None
     if saved is None:
         return True
