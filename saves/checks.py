@@ -5,6 +5,7 @@ hold values no game produces (a hand index of -1, dealer 99). The engine checks 
 from __future__ import annotations
 
 from engine.game import Game
+from saves.limits import spec_problem
 from saves.session import GameSession
 
 MAX_HANDS = 100_000
@@ -37,6 +38,10 @@ def check_session(session: GameSession) -> None:
             raise SessionMeaningError(f"the player to move ({player}) is not a seat (0 to {players - 1})")
         if not match.state.legal_moves():
             raise SessionMeaningError("the player to move has no legal move")
+    for i, seat in enumerate(session.seats):
+        problem = spec_problem(seat.spec) if seat.kind == "ai" and seat.spec else None
+        if problem:
+            raise SessionMeaningError(f"seat {i}: {problem}")
     if not any(_dealer_after(game, d, match.hand_index) == match.dealer for d in range(players)):
         raise SessionMeaningError(f"dealer {match.dealer} cannot deal hand {match.hand_index + 1}")
 

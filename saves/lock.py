@@ -7,6 +7,7 @@ file holds the holder's process id, only to tell the player who has it.
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from pathlib import Path
@@ -14,6 +15,8 @@ from pathlib import Path
 from saves import paths
 
 LOCK_FILE = "cardtable.lock"
+BUSY_ERRNOS = frozenset({errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK, getattr(errno, "EDEADLOCK", errno.EDEADLK)})
+"""The errors that mean "another process holds the lock" (anything else: locks are unsupported)."""
 
 
 class DataFolderLocked(Exception):
@@ -27,6 +30,8 @@ class DataFolderLock:
         self.directory = Path(directory) if directory is not None else paths.data_dir()
         self.path = self.directory / LOCK_FILE
         self._fd: int | None = None
+        self.unsupported: str | None = None
+        """Why the folder could not be locked at all (its file system has no locks); None when it is locked."""
 
     @property
     def held(self) -> bool:
@@ -40,7 +45,11 @@ class DataFolderLock:
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             _lock(fd)
-        except OSError:
+        except OSError as e:
+            if e.errno not in BUSY_ERRNOS:  # locks unsupported here (some network file systems): go on unlocked
+                self.unsupported = str(e.strerror or e)
+                self._fd = fd
+                return
             holder = _read_holder(fd)
             os.close(fd)
             who = f" (process {holder})" if holder else ""
@@ -55,7 +64,8 @@ class DataFolderLock:
             return
         fd, self._fd = self._fd, None
         try:
-            _unlock(fd)
+            if self.unsupported is None:
+                _unlock(fd)
         except OSError:
             pass
         os.close(fd)

@@ -286,3 +286,10 @@ def _envelope(body: dict[str, Any]) -> bytes:
     env = {"format": AUTOSAVE_FORMAT, "version": AUTOSAVE_VERSION, "saved_at": 0.0,
            "sha256": hashlib.sha256(_canonical(body)).hexdigest(), "session": body}
     return _canonical(env)
+
+
+def test_a_save_whose_ai_asks_for_64_search_processes_is_refused() -> None:
+    body = json.loads(encode_session(demo_session(2)))["session"]
+    body["seats"][1]["spec"] = "ismcts:workers=64"
+    with pytest.raises(SaveFormatError, match="seat 1: workers=64 is out of range"):
+        decode_session(_envelope(body))
