@@ -66,6 +66,18 @@ def waiting() -> list[Path]:
     return sorted(d.glob("*.json")) if d.is_dir() else []
 
 
+def waiting_games() -> list[GameSession]:
+    """The finished games still waiting to be recorded (unreadable files are skipped here)."""
+    out = []
+    for path in waiting():
+        if path.name.endswith(".game.json"):
+            try:
+                out.append(decode_session(path.read_bytes()))
+            except (OSError, SaveFormatError):
+                continue
+    return out
+
+
 @dataclass
 class RetryReport:
     """What :func:`retry` stored, and what still waits (with the reason)."""

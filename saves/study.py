@@ -41,7 +41,7 @@ from typing import Any
 from engine import agents, registry
 from engine.game import GameError
 from engine.rng import derive_seed
-from saves import paths
+from saves import paths, pending
 from saves.autosave import AutosaveStore
 from saves.limits import GAMES_PER_PARTICIPANT_MAX, spec_problem
 from saves.records import RecordsDB, RecordsError
@@ -501,9 +501,20 @@ class StudyRun:
                 return rid
         return None
 
+    def waiting_games(self) -> set[int]:
+        """Game numbers of this participant's finished games that wait in ``saves.pending`` to be recorded."""
+        out = set()
+        for session in pending.waiting_games():
+            tag = session.study or {}
+            if tag.get("study_id") == self.study.id and tag.get("participant") == self.participant and \
+                    isinstance(tag.get("game_number"), int):
+                out.add(tag["game_number"])
+        return out
+
     def next_game(self, db: RecordsDB) -> GamePlan | None:
-        """The next game to play, or None when the participant has finished."""
-        done = self.completed_games(db)
+        """The next game to play, or None when the participant has finished (a finished game waiting to be
+        recorded counts as played)."""
+        done = set(self.completed_games(db)) | self.waiting_games()
         return next((p for p in self.plan() if p.number not in done), None)
 
     def is_complete(self, db: RecordsDB) -> bool:

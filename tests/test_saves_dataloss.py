@@ -293,3 +293,20 @@ def test_a_save_whose_ai_asks_for_64_search_processes_is_refused() -> None:
     body["seats"][1]["spec"] = "ismcts:workers=64"
     with pytest.raises(SaveFormatError, match="seat 1: workers=64 is out of range"):
         decode_session(_envelope(body))
+
+
+def test_a_study_game_waiting_to_be_recorded_counts_as_played() -> None:
+    study = Study.from_dict(copy.deepcopy(STUDY), None, "study.json")
+    run = StudyRun.start(study, "p")
+    run.give_consent()
+    with RecordsDB() as db:
+        first = run.next_game(db)
+        assert first is not None and first.number == 0
+        session = run.new_session(first)
+        play_to_end(session)
+        pending.keep_game(session)  # the database could not take it at the match end
+        nxt = run.next_game(db)
+        assert nxt is not None and nxt.number == 1  # the participant is not asked to replay game 1
+    pending.retry()
+    with RecordsDB() as db:
+        assert list(run.completed_games(db)) == [0] and run.pending_survey(db) is not None
