@@ -338,9 +338,13 @@ class MatchEndScreen(Screen):
         progress = study_progress_text(self.app, session)
         if progress:
             txt.blit_text(surface, progress, (w // 2, int(h * 0.64)), size, GOLD, True, "center")
-        if self.message:
-            txt.blit_text(surface, self.message, (w // 2, h - 40), int(size * 0.8), (255, 160, 140), False,
-                          "center", max_width=w - 40)
+        if self.message:  # why the game is not recorded yet: a few wrapped lines at the bottom
+            small = int(size * 0.8)
+            lines = txt.wrap(self.message, small, w - 80)[:3]
+            y = h - 40 - (len(lines) - 1) * int(small * 1.3)
+            for line in lines:
+                txt.blit_text(surface, line, (w // 2, y), small, (255, 160, 140), False, "center", max_width=w - 40)
+                y += int(small * 1.3)
 
 
 def study_progress_text(app: Any, session: Any) -> str:
