@@ -368,7 +368,7 @@ class RecordsDB:
             moved = self._move_aside()
             self.conn = self._open()
             recovered = recover_into(self.conn, moved)
-            reason = "; ".join(line for line in str(e).splitlines() if "***" not in line)[:160]
+            reason = "; ".join(line for line in str(e).splitlines() if "***" not in line)[:80]
             self.warnings.append(f"the records database was damaged ({reason}); it was moved to {moved} "
                                  f"and a new one was started with the {recovered} game(s) that could be read")
 

@@ -19,7 +19,10 @@ from saves.lock import DataFolderLock, DataFolderLocked
 from saves.records import RecordsDB, recover_into
 from saves.study import Study, StudyError, StudyRun
 from saves.survey import default_questionnaire, load_answers
-from tests.test_study import STUDY
+from tests.test_study import STUDY as FULL_STUDY
+
+STUDY = dict(FULL_STUDY, conditions=[{"id": c, "seats": ["human", "random", "random", "random"]}
+                                     for c in ("c1", "c2", "c3")])  # cheap opponents: the games are played out
 
 
 @pytest.fixture(autouse=True)
