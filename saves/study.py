@@ -384,7 +384,7 @@ class StudyRun:
         root = root or studies_dir()
         run = cls(study, participant, 0, None, root)
         saved = run._read_progress()
-        if saved is None and run.rebuilt_from is not None:
+        if saved is None:  # no usable progress file: the records may still know this participant
             saved = run._rebuild_progress()
         if saved is not None:
             if participant_index is not None and participant_index != saved["participant_index"]:
@@ -427,9 +427,9 @@ class StudyRun:
         return data
 
     def _rebuild_progress(self) -> dict[str, Any] | None:
-        """Progress from the records database (the source of truth) after a damaged progress file: the
-        participant index and consent of this participant's recorded or autosaved games. None when there is
-        none (the participant then starts as new)."""
+        """Progress from the records database (the source of truth) when the progress file is damaged or
+        missing: the participant index and consent of this participant's recorded or autosaved games. None
+        when there is none (the participant then starts as new)."""
         index: int | None = None
         started: float | None = None
         try:
@@ -442,7 +442,7 @@ class StudyRun:
         except (RecordsError, ValueError, TypeError):
             pass
         if index is None:  # no finished game yet: the game in progress knows it too
-            session = AutosaveStore().load().session
+            session = AutosaveStore().peek()
             tag = (session.study or {}) if session is not None else {}
             if tag.get("study_id") == self.study.id and tag.get("participant") == self.participant and \
                     isinstance(tag.get("participant_index"), int):

@@ -178,6 +178,17 @@ def test_a_damaged_progress_file_is_rebuilt_from_the_records(damage: bytes) -> N
     assert json.loads(again.progress_file.read_text())["participant_index"] == 2  # written back
 
 
+def test_a_deleted_progress_file_is_rebuilt_too() -> None:
+    study = Study.from_dict(copy.deepcopy(STUDY), None, "study.json")
+    for name in ("p0", "p1"):
+        StudyRun.start(study, name).give_consent()
+    run = StudyRun.start(study, "p1")
+    play_study_game(run)
+    run.progress_file.unlink()
+    again = StudyRun.start(study, "p1")
+    assert again.participant_index == 1 and again.consented and again.rebuilt_from is None
+
+
 def test_a_damaged_progress_file_without_records_uses_the_autosaved_game() -> None:
     study = Study.from_dict(copy.deepcopy(STUDY), None, "study.json")
     StudyRun.start(study, "a").give_consent()
