@@ -243,37 +243,58 @@ def test_a_second_app_on_the_same_data_folder_only_reads(home: Path) -> None:
         third.shutdown()
 
 
-def test_new_game_asks_before_ending_an_unfinished_game(app: Any) -> None:
-    from app.screens.new_game import NewGameScreen
-
-    screen = open_table(app, "sueca", seed=3)
-    rng = random.Random(3)
+def play_some(app: Any, screen: Any, plies: int, seed: int) -> list[list[int]]:
     from tests.test_app import human_turn_by_clicking
 
-    for _ in range(200):
+    rng = random.Random(seed)
+    for _ in range(400):
         app.step()
+        if screen.ctl.session.ply >= plies and screen.ctl.human_to_move():
+            break
         if screen.ctl.human_to_move():
             human_turn_by_clicking(app, screen, rng)
-        if screen.ctl.session.ply >= 5 and screen.ctl.human_to_move():
-            break
-    moves = [list(h) for h in screen.ctl.session.moves]
-    screen.to_menu()
+    return [list(h) for h in screen.ctl.session.moves]
+
+
+def test_new_game_of_another_kind_puts_the_unfinished_game_aside_and_continue_lists_it(app: Any) -> None:
+    from app.screens.new_game import NewGameScreen
+
+    sueca = play_some(app, open_table(app, "sueca", seed=3), 5, seed=3)
+    app.top.to_menu()
     app.push(NewGameScreen(app, "bisca"))
+    assert app.top.start(seed=1)  # nothing is ended: no question
+    assert app.top.name == "table" and app.top.ctl.match.game.name == "bisca"
+    bisca = play_some(app, app.top, 2, seed=4)
+    app.top.to_menu()
+    menu = app.top
+    assert menu.has_autosave and menu.put_aside == ["sueca"]
+    menu.continue_game()
+    ask = app.top
+    assert ask.name == "confirm" and [c[0] for c in ask.choices] == ["Bisca", "Sueca", "Back"]
+    ask.choose(1)
+    assert app.top.name == "table" and app.top.ctl.match.game.name == "sueca" and app.top.ctl.session.moves == sueca
+    app.top.to_menu()
+    assert app.top.put_aside == ["bisca"]  # the Bisca game took the Sueca game's place
+
+    app.push(NewGameScreen(app, "sueca"))  # a second Sueca would end the first: ask
     new_game = app.top
     assert not new_game.start(seed=1)
     ask = app.top
     assert ask.name == "confirm" and "unfinished game of Sueca" in ask.question
     ask.choose(2)  # Back
-    assert app.top is new_game
-    assert app.autosave_store().load().session.moves == moves
+    assert app.top is new_game and app.autosave_store().peek().moves == sueca
     assert not new_game.start(seed=1)
-    app.top.choose(1)  # Continue the saved game
-    assert app.top.name == "table" and app.top.ctl.session.moves == moves
+    app.top.choose(1)  # Continue the saved game: with a game put aside, which one?
+    app.top.choose(1)  # Bisca
+    assert app.top.name == "table" and app.top.ctl.session.moves == bisca
     app.top.to_menu()
-    app.push(NewGameScreen(app, "bisca"))
-    assert not app.top.start(seed=1)
-    app.top.choose(0)  # Start the new game
-    assert app.top.name == "table" and app.top.ctl.match.game.name == "bisca"
+    assert app.top.put_aside == ["sueca"]
+    app.push(NewGameScreen(app, "sueca"))
+    assert not app.top.start(seed=2)
+    app.top.choose(0)  # Start the new game: the Sueca game put aside ends, the Bisca game is put aside
+    assert app.top.name == "table" and app.top.ctl.match.game.name == "sueca" and app.top.ctl.session.ply == 0
+    app.top.to_menu()
+    assert app.top.put_aside == ["bisca"]
 
 
 def test_a_damaged_records_database_is_reported_and_its_readable_games_kept(home: Path) -> None:
@@ -446,3 +467,25 @@ def test_start_up_leaves_a_damaged_save_for_continue_to_report(home: Path) -> No
         assert list((home / "data").glob("autosave.json.corrupt-*"))
     finally:
         app.shutdown()
+
+
+def test_a_study_game_puts_an_unfinished_ordinary_game_aside(app: Any, tmp_path: Path) -> None:
+    import copy
+    import json
+
+    from app.screens.study import ProgressScreen
+    from app.study import load_context
+    from tests.test_saves_dataloss import STUDY
+
+    bisca = play_some(app, open_table(app, "bisca", seed=6), 3, seed=6)
+    app.top.to_menu()
+    path = tmp_path / "study.json"
+    path.write_text(json.dumps(copy.deepcopy(STUDY)), encoding="utf-8")
+    app.study = load_context(path)
+    app.study.begin("P1")
+    app.reset_to(ProgressScreen(app, app.study))
+    app.top.go()
+    assert app.top.name == "table" and app.top.in_study
+    from saves.shelf import Shelf
+
+    assert Shelf().games() == ["bisca"] and Shelf().peek("bisca").moves == bisca

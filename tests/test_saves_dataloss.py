@@ -324,3 +324,21 @@ def test_a_study_game_waiting_to_be_recorded_counts_as_played() -> None:
     pending.retry()
     with RecordsDB() as db:
         assert list(run.completed_games(db)) == [0] and run.pending_survey(db) is not None
+
+
+def test_the_shelf_keeps_one_unfinished_game_per_kind() -> None:
+    from saves.shelf import Shelf
+
+    shelf = Shelf()
+    assert shelf.games() == []
+    sueca, bisca = demo_session(1), demo_session(2, game="bisca")
+    shelf.put(sueca)
+    shelf.put(bisca)
+    shelf.put(demo_session(3))  # a second Sueca takes the first one's place
+    assert shelf.games() == ["bisca", "sueca"]
+    assert shelf.load("bisca").session.session_id == bisca.session_id
+    assert shelf.peek("sueca").seed == 3
+    shelf.drop("sueca")
+    assert shelf.games() == ["bisca"] and shelf.peek("sueca") is None
+    with pytest.raises(ValueError, match="bad game name"):
+        shelf.drop("../x")

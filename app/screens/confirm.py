@@ -27,10 +27,20 @@ class ConfirmScreen(Screen):
         self.buttons: list[Any] = []
 
     def build(self) -> None:
-        """One button per choice, in a row under the question."""
+        """One button per choice, in a row under the question (a column when there are more than three)."""
         w, h = self.app.size
         bh = line_height(self.app.font_size)
         gap = 16
+        if len(self.choices) > 3:
+            bw = max(280, min(460, w // 3))
+            y = int(h * 0.3)
+            step = min(bh + gap // 2, max(bh + 2, (h - y - 20) // len(self.choices)))
+            self.buttons = []
+            for i, (label, _) in enumerate(self.choices):
+                self.buttons.append(button(self.ui, pygame.Rect((w - bw) // 2, y, bw, bh), label,
+                                           "#primary" if i == 0 else None))
+                y += step
+            return
         bw = max(200, min(360, (w - 80) // max(1, len(self.choices)) - gap))
         total = len(self.choices) * bw + (len(self.choices) - 1) * gap
         x = (w - total) // 2
@@ -59,7 +69,7 @@ class ConfirmScreen(Screen):
         w, h = surface.get_size()
         size = max(18, h // 32)
         lines = txt.wrap(self.question, size, w - 120)
-        y = int(h * 0.45) - len(lines) * int(size * 1.35)
+        y = (int(h * 0.45) if len(self.choices) <= 3 else int(h * 0.25)) - len(lines) * int(size * 1.35)
         for line in lines:
             txt.blit_text(surface, line, (w // 2, y), size, GOLD, False, "midtop", max_width=w - 80)
             y += int(size * 1.35)
