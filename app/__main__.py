@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"bad --size {args.size!r}: expected WxH, e.g. 1280x800")
     app = App(size)
     app.push(MenuScreen(app))
-    if args.study:
+    if args.study and not getattr(app, "read_only", False):  # a second cardtable on the data folder plays no study game
         error = app.open_study(args.study)
         if error:
             app.top.message = error  # the menu says why the study did not open

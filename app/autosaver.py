@@ -81,6 +81,11 @@ class BackgroundAutosave:
         self.flush()
         return self.store.load()
 
+    def peek(self) -> Any:
+        """The saved game without touching any file (after pending writes); None when none loads."""
+        self.flush()
+        return self.store.peek()
+
     def clear(self) -> None:
         """Remove the saved game (after pending writes)."""
         self.flush()

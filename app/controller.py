@@ -18,6 +18,7 @@ from app import workers
 from engine.game import GameState, HandResult
 from engine.games.tricks import PASS_FLAG, TrickState
 from engine.rng import derive_seed
+from saves.limits import move_time_limit
 from saves.session import GameSession, Seat
 
 
@@ -66,6 +67,8 @@ class Controller:
     autosave: Any = None
     clock: Callable[[], float] = time.monotonic
     ai_time_limit: float | None = None
+    """Seconds an AI move may take at most (None: the agent's own budget); never more than
+    ``saves.limits.AI_SECONDS_MAX``."""
     notices: list[Notice] = field(default_factory=list)
     pending: Pending | None = None
     hint_move: int | None = None
@@ -213,7 +216,7 @@ class Controller:
         seed = derive_seed(self.session.seed, "hint" if hint else "ai", self.match.hand_index, self.session.ply)
         req = workers.make_request(game=self.match.game.name, variant=dict(self.match.game.variant), spec=spec,
                                    state_json=self.state.to_json(), seat=seat, seed=seed,
-                                   time_limit=self.ai_time_limit)
+                                   time_limit=move_time_limit(spec, self.ai_time_limit))
         try:
             rid = self.worker.request(req)
         except Exception as e:  # noqa: BLE001 - a broken worker must not stop the game

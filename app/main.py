@@ -93,6 +93,9 @@ class App:
         """The running study (``app.study.StudyContext``) once a study file is opened."""
         self.study_file: str = str(self.settings.extra.get("study_file", "") or "")
         """The study file the menu's Study entry opens ("" = no Study entry); ``--study`` sets it."""
+        from app.startup import open_data_folder
+
+        open_data_folder(self)  # sets read_only when another cardtable uses the data folder
         self.startup_s = time.perf_counter() - t0
 
     # --- window --------------------------------------------------------------------------------
@@ -347,6 +350,9 @@ class App:
             except Exception:  # noqa: BLE001
                 pass
             self._worker = None
+        from app.startup import close_data_folder
+
+        close_data_folder(self)
         pygame.quit()
         from app import sound, text
 

@@ -15,9 +15,11 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import subprocess
 import tempfile
 import time
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -327,17 +329,47 @@ def startup_seconds() -> float:
 
 
 def run_tour(directory: str) -> int:
-    """Write every screen's PNG and ``tour.json`` into ``directory``."""
+    """Write every screen's PNG and ``tour.json`` into ``directory`` (exit status 2 and one line on stderr when
+    it cannot be written). The app's data goes to ``CARDTABLE_HOME`` when set, else to a temporary folder
+    that is removed afterwards."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
+    problem = unwritable(out)
+    if problem:
+        print(f"cardtable --tour: {problem}", file=sys.stderr)
+        return 2
+    if os.environ.get("CARDTABLE_HOME", "").strip():  # the caller chose where the tour's data goes
+        return _run_tour(out)
     home = tempfile.mkdtemp(prefix="cardtable-tour-")
     os.environ["CARDTABLE_HOME"] = home
+    try:
+        return _run_tour(out)
+    finally:
+        del os.environ["CARDTABLE_HOME"]
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def unwritable(out: Path) -> str | None:
+    """Why the tour cannot write into ``out`` (None when it can): checked before anything runs."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as e:
+        return f"cannot write to {out}: {e.strerror or e}"
+    return None
+
+
+def _run_tour(out: Path) -> int:
     from app.main import App
 
     tour = Tour(out)
     app = App(SIZES[0], headless=True)
+    if getattr(app, "read_only", False):  # another cardtable uses CARDTABLE_HOME: the tour would disturb it
+        print(f"cardtable --tour: {'; '.join(app.startup_warnings[:1])}", file=sys.stderr)
+        app.shutdown()
+        return 2
     tour.app = app
     app.settings.animation_speed = 0
     app.settings.survey = "off"

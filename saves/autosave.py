@@ -32,6 +32,7 @@ from typing import Any
 
 from engine.game import GameError
 from saves import paths
+from saves.checks import SessionMeaningError, check_session
 from saves.session import SESSION_VERSION, GameSession
 
 AUTOSAVE_FORMAT = "cardtable-autosave"
@@ -143,14 +144,12 @@ def decode_session(data: bytes) -> GameSession:
     body = migrate_session_dict(_envelope_body(data))
     try:
         session = GameSession.from_dict(body)
-        state = session.match.state
-        if not state.is_terminal():  # the position must be playable
-            state.legal_moves()
-            if not 0 <= state.current_player < session.match.game.num_players:
-                raise SaveFormatError("the saved game has no valid player to move")
+        check_session(session)  # the content must make sense, not only the format
         return session
     except SaveFormatError:
         raise
+    except SessionMeaningError as e:
+        raise SaveFormatError(f"the saved game is impossible: {e}") from None
     except GameError as e:
         raise SaveFormatError(f"the saved game is invalid: {e}") from None
     except Exception as e:  # noqa: BLE001 - whatever a damaged file triggers becomes a clear message
@@ -248,6 +247,16 @@ class AutosaveStore:
     def exists(self) -> bool:
         """Whether there is a save or backup to try (the Continue button)."""
         return self.current.exists() or self.backup.exists()
+
+    def peek(self) -> GameSession | None:
+        """The saved session (else the backup's) without moving or removing anything; None when neither
+        loads (then :meth:`load` tells the player why)."""
+        for path in (self.current, self.backup):
+            try:
+                return decode_session(path.read_bytes())
+            except (OSError, SaveFormatError):
+                continue
+        return None
 
     def load(self) -> LoadResult:
         """Load the save, falling back to the backup; never raises for bad file content."""

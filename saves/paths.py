@@ -116,3 +116,34 @@ def read_json_file(path: Path, error: type[Exception], max_bytes: int = 1 << 20)
         raise error(f"{path.name}: the file is nested too deeply") from None
     except ValueError as e:
         raise error(f"{path.name}: not valid JSON: {e}") from None
+
+
+def _process_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    if os.name != "posix":
+        return False  # only called while holding the data folder's lock: no other writer is running
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def remove_stale_temps(*directories: Path) -> list[Path]:
+    """Remove ``.NAME.<pid>.tmp`` files left by interrupted writes (of processes no longer running) under
+    ``directories``; returns what was removed."""
+    removed = []
+    for directory in directories:
+        for tmp in Path(directory).rglob(".*.tmp"):
+            pid = tmp.name[:-len(".tmp")].rpartition(".")[2]
+            if not pid.isdigit() or _process_alive(int(pid)):
+                continue
+            try:
+                tmp.unlink()
+            except OSError:
+                continue
+            removed.append(tmp)
+    return removed

@@ -13,6 +13,8 @@ see ``docs/saves.md`` for the exact definitions.
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -364,9 +366,11 @@ class RecordsDB:
             raise RecordsError(f"the records database {self.path} cannot be used now: {e}") from None
         except sqlite3.DatabaseError as e:  # not a database / malformed: keep it aside, start afresh
             moved = self._move_aside()
-            self.warnings.append(f"the records database could not be opened ({e}); it was moved to {moved} "
-                                 "and a new one was started")
             self.conn = self._open()
+            recovered = recover_into(self.conn, moved)
+            reason = "; ".join(line for line in str(e).splitlines() if "***" not in line)[:80]
+            self.warnings.append(f"the records database was damaged ({reason}); it was moved to {moved} "
+                                 f"and a new one was started with the {recovered} game(s) that could be read")
 
     def _open(self) -> sqlite3.Connection:
         conn = connect(self.path)
@@ -576,6 +580,87 @@ class RecordsDB:
             for key in keys:
                 out.setdefault(key, Stats()).add(float(r["human_outcome"]), float(r["human_points"]))
         return out
+
+
+RECOVERY_ORDER = (("games", None), ("seats", ("game_id", "games")), ("hands", ("game_id", "games")),
+                  ("moves", ("game_id", "games")), ("survey_responses", ("game_id", "games")),
+                  ("survey_answers", ("response_id", "survey_responses")))
+"""Tables copied by :func:`recover_into`, parents first, each with the column linking it to its parent."""
+
+
+def recover_into(conn: sqlite3.Connection, damaged: Path) -> int:
+    """Copy every readable row of a damaged records database into ``conn`` (a fresh database), table by table,
+    skipping past unreadable pages; rows whose parent was lost are left out. Returns the games recovered.
+
+    The damaged file itself is not touched: a scratch copy (with its ``-wal``) is read and then removed."""
+    scratch = damaged.with_name(f".{damaged.name}.{os.getpid()}.tmp")
+    try:
+        shutil.copyfile(damaged, scratch)
+        wal = damaged.with_name(damaged.name + "-wal")
+        if wal.exists():
+            shutil.copyfile(wal, scratch.with_name(scratch.name + "-wal"))
+        src = sqlite3.connect(scratch)
+    except (OSError, sqlite3.Error):
+        _remove_scratch(scratch)
+        return 0
+    kept: dict[str, set[int]] = {}
+    try:
+        with _transaction(conn):
+            for table, parent in RECOVERY_ORDER:
+                columns = _columns(conn, table)
+                try:
+                    old_columns = _columns(src, table)
+                except sqlite3.Error:
+                    old_columns = []
+                shared = [c for c in columns if c in old_columns]
+                kept[table] = set()
+                if not shared:
+                    continue
+                key = "id" if "id" in shared else None
+                for row in _readable_rows(src, table, shared):
+                    if parent is not None and row[parent[0]] not in kept[parent[1]]:
+                        continue
+                    cur = conn.execute(f"INSERT OR IGNORE INTO {table} ({', '.join(shared)}) "
+                                       f"VALUES ({', '.join('?' * len(shared))})", [row[c] for c in shared])
+                    if key is not None and cur.rowcount == 1:
+                        kept[table].add(row[key])
+    except sqlite3.Error:
+        return 0
+    finally:
+        src.close()
+        _remove_scratch(scratch)
+    return len(kept.get("games", ()))
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
+    return [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
+
+
+def _readable_rows(src: sqlite3.Connection, table: str, columns: list[str], max_skips: int = 40
+                   ) -> list[dict[str, Any]]:
+    """The rows of ``table`` that can be read, in rowid order; after an unreadable stretch the scan goes on
+    from ever further rowids (1, 2, 4, ... past the last good one)."""
+    rows: list[dict[str, Any]] = []
+    last = 0
+    skip = 0
+    sql = f"SELECT rowid, {', '.join(columns)} FROM {table} WHERE rowid > ? ORDER BY rowid"
+    for _ in range(max_skips):
+        try:
+            for r in src.execute(sql, (last + (1 << skip) - 1 if skip else last,)):
+                rows.append(dict(zip(columns, tuple(r)[1:], strict=True)))
+                last = int(r[0])
+            return rows
+        except sqlite3.DatabaseError:
+            skip += 1
+    return rows
+
+
+def _remove_scratch(scratch: Path) -> None:
+    for p in (scratch, scratch.with_name(scratch.name + "-wal"), scratch.with_name(scratch.name + "-shm")):
+        try:
+            p.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 def _replay_rows(match: Match, first_dealer: int, moves: list[list[int]]

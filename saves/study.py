@@ -40,8 +40,10 @@ from typing import Any
 from engine import agents, registry
 from engine.game import GameError
 from engine.rng import derive_seed
-from saves import ids, paths
-from saves.records import RecordsDB
+from saves import ids, paths, pending
+from saves.autosave import AutosaveStore
+from saves.limits import GAMES_PER_PARTICIPANT_MAX, spec_problem
+from saves.records import RecordsDB, RecordsError
 from saves.session import GameSession, Seat
 from saves.settings import LANGUAGES
 from saves.survey import Questionnaire, default_questionnaire, load_questionnaire
@@ -174,7 +176,8 @@ class Study:
         except (GameError, TypeError) as e:
             raise StudyError(f"{source}: field 'game'/'variant': {e}") from None
         human_seat = _int(d.get("human_seat", 0), f"{source}: field 'human_seat'", 0, game.num_players - 1)
-        gpc = _int(d.get("games_per_condition", 1), f"{source}: field 'games_per_condition'", 1, 1000)
+        gpc = _int(d.get("games_per_condition", 1), f"{source}: field 'games_per_condition'", 1,
+                   GAMES_PER_PARTICIPANT_MAX)
         order = d.get("order", "balanced_latin_square")
         if order not in ORDERS:
             raise StudyError(f"{source}: field 'order' must be one of {', '.join(ORDERS)}")
@@ -193,6 +196,9 @@ class Study:
             if c.label in [x.label for x in conditions]:
                 raise StudyError(f"{source}: condition {n + 1}: field 'label': duplicate label {c.label!r}")
             conditions.append(c)
+        if len(conditions) * gpc > GAMES_PER_PARTICIPANT_MAX:
+            raise StudyError(f"{source}: {len(conditions)} conditions x {gpc} games per condition = "
+                             f"{len(conditions) * gpc} games per participant; at most {GAMES_PER_PARTICIPANT_MAX}")
         questionnaire = default_questionnaire()
         q_path = None
         if d.get("questionnaire") is not None:
@@ -322,6 +328,9 @@ def _seat_spec(value: Any, game: Any, where: str) -> tuple[str, str]:
     else:
         raise StudyError(f"{where}: expected an agent SPEC text or {{\"spec\": ..., \"preset\": ...}}")
     if spec:
+        problem = spec_problem(spec)
+        if problem:
+            raise StudyError(f"{where}: {problem}")
         try:
             name, _ = agents.parse_spec(spec)
         except GameError as e:
@@ -365,6 +374,8 @@ class StudyRun:
     participant_index: int
     consent_at: float | None = None
     root: Path = field(default_factory=studies_dir)
+    rebuilt_from: Path | None = None
+    """A damaged progress file, moved here; the progress was then rebuilt from the records."""
 
     @classmethod
     def start(cls, study: Study, participant: str, participant_index: int | None = None,
@@ -374,6 +385,8 @@ class StudyRun:
         root = root or studies_dir()
         run = cls(study, participant, 0, None, root)
         saved = run._read_progress()
+        if saved is None:  # no usable progress file: the records may still know this participant
+            saved = run._rebuild_progress()
         if saved is not None:
             if participant_index is not None and participant_index != saved["participant_index"]:
                 raise StudyError(f"participant {participant} already has index {saved['participant_index']}")
@@ -403,13 +416,43 @@ class StudyRun:
         except FileNotFoundError:
             return None
         except (OSError, ValueError, RecursionError):
-            paths.move_aside(self.progress_file, "corrupt")
+            self.rebuilt_from = paths.move_aside(self.progress_file, "corrupt")
             return None
+        index = data.get("participant_index") if isinstance(data, dict) else None
+        consent = data.get("consent_at") if isinstance(data, dict) else None
         if not isinstance(data, dict) or data.get("format") != "cardtable-study-progress" or \
-                not isinstance(data.get("participant_index"), int):
-            paths.move_aside(self.progress_file, "corrupt")
+                not isinstance(index, int) or isinstance(index, bool) or not 0 <= index <= 10**6 or \
+                not (consent is None or isinstance(consent, (int, float)) and not isinstance(consent, bool)):
+            self.rebuilt_from = paths.move_aside(self.progress_file, "corrupt")
             return None
         return data
+
+    def _rebuild_progress(self) -> dict[str, Any] | None:
+        """Progress from the records database (the source of truth) when the progress file is damaged or
+        missing: the participant index and consent of this participant's recorded or autosaved games. None
+        when there is none (the participant then starts as new)."""
+        index: int | None = None
+        started: float | None = None
+        try:
+            with RecordsDB() as db:
+                for r in db.conn.execute("SELECT study, started_at FROM games WHERE study_id = ? AND participant = ? "
+                                         "ORDER BY started_at", (self.study.id, self.participant)):
+                    tag = json.loads(r["study"] or "{}")
+                    if isinstance(tag.get("participant_index"), int) and index is None:
+                        index, started = tag["participant_index"], float(r["started_at"])
+        except (RecordsError, ValueError, TypeError):
+            pass
+        if index is None:  # no finished game yet: the game in progress knows it too
+            session = AutosaveStore().peek()
+            tag = (session.study or {}) if session is not None else {}
+            if tag.get("study_id") == self.study.id and tag.get("participant") == self.participant and \
+                    isinstance(tag.get("participant_index"), int):
+                index, started = tag["participant_index"], session.started_at if session else None
+        if index is None:
+            return None
+        self.participant_index, self.consent_at = index, started  # a game was played: consent was given
+        self._write_progress()
+        return {"participant_index": index, "consent_at": started}
 
     def _write_progress(self) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
@@ -459,9 +502,20 @@ class StudyRun:
                 return rid
         return None
 
+    def waiting_games(self) -> set[int]:
+        """Game numbers of this participant's finished games that wait in ``saves.pending`` to be recorded."""
+        out = set()
+        for session in pending.waiting_games():
+            tag = session.study or {}
+            if tag.get("study_id") == self.study.id and tag.get("participant") == self.participant and \
+                    isinstance(tag.get("game_number"), int):
+                out.add(tag["game_number"])
+        return out
+
     def next_game(self, db: RecordsDB) -> GamePlan | None:
-        """The next game to play, or None when the participant has finished."""
-        done = self.completed_games(db)
+        """The next game to play, or None when the participant has finished (a finished game waiting to be
+        recorded counts as played)."""
+        done = set(self.completed_games(db)) | self.waiting_games()
         return next((p for p in self.plan() if p.number not in done), None)
 
     def is_complete(self, db: RecordsDB) -> bool:

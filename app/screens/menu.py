@@ -26,9 +26,17 @@ class MenuScreen(Screen):
         self._deco: list[tuple[pygame.Surface, tuple[int, int]]] = []
         self._deco_size: tuple[int, int] | None = None
         self.has_autosave = False
+        self.put_aside: list[str] = []
+        self.read_only = bool(getattr(app, "read_only", False))
+        """Another cardtable uses the data folder: only statistics, settings, rules and quit are offered."""
         try:
             self.store = app.autosave_store()
             self.has_autosave = bool(self.store.exists())
+            from app.resume import put_aside_games
+
+            self.put_aside = put_aside_games()
+            """Unfinished games of other kinds, put aside: Continue lists them with the game at the table."""
+            self.has_autosave = self.has_autosave or bool(self.put_aside)
         except Exception as e:  # noqa: BLE001
             self.store = None
             self.message = t("The autosave could not be read: {error}", error=str(e))
@@ -40,10 +48,11 @@ class MenuScreen(Screen):
         gap = bh // 3
         bw = max(280, min(460, w // 3))
         items = []
-        if self.has_autosave:
+        if self.has_autosave and not self.read_only:
             items.append(("continue", t("Continue")))
-        items.append(("new", t("New game")))
-        if self.app.study_file:
+        if not self.read_only:
+            items.append(("new", t("New game")))
+        if self.app.study_file and not self.read_only:
             items.append(("study", t("Study")))
         items += [("stats", t("Statistics")), ("settings", t("Settings")),
                   ("rules", t("Rules")), ("quit", t("Quit"))]
@@ -65,12 +74,14 @@ class MenuScreen(Screen):
             shortcuts = {pygame.K_n: "new", pygame.K_c: "continue", pygame.K_s: "settings", pygame.K_r: "rules",
                          pygame.K_q: "quit", pygame.K_ESCAPE: "quit"}
             key = shortcuts.get(event.key)
-            if key and (key != "continue" or self.has_autosave):
+            if key and key in self.buttons:
                 self.activate(key)
 
     def activate(self, key: str) -> None:
         """Run a menu entry."""
         app = self.app
+        if self.read_only and key in ("continue", "new", "study"):
+            return
         if key == "continue":
             self.continue_game()
         elif key == "new":
@@ -97,6 +108,47 @@ class MenuScreen(Screen):
             app.quit()
 
     def continue_game(self) -> None:
+        """Restore the autosaved game and open its table; with games put aside, ask which one first."""
+        if self.store is None:
+            return
+        if self.put_aside:
+            self.choose_game()
+            return
+        self.continue_current()
+
+    def choose_game(self) -> None:
+        """Continue which game: the one at the table or one put aside (``app.resume``)."""
+        from app import resume
+        from app.screens.confirm import ConfirmScreen
+        from engine import registry
+
+        choices = []
+        current = resume.unfinished_at_table(self.app)
+        if current is not None or self.store.exists():
+            title = t(current.match.game.title) if current is not None else t("The last game")
+            choices.append((title, self.continue_current))
+        for name in self.put_aside:
+            choices.append((t(registry.game_class(name).title), lambda name=name: self.continue_put_aside(name)))
+        choices.append((t("Back"), lambda: None))
+        self.app.push(ConfirmScreen(self.app, t("Continue which game?"), choices))
+
+    def continue_put_aside(self, game_name: str) -> None:
+        """Take the game of ``game_name`` back from where it was put aside and open its table."""
+        from app import resume
+        from app.screens.new_game import start_session
+
+        session, warnings = resume.take_back(self.app, game_name)
+        if session is None:
+            self.message = t("The saved game could not be loaded, so there is nothing to continue.") + " " + \
+                t("Any damaged file was kept aside. Details: {error}", error="; ".join(warnings) or t("no save found"))
+            self.put_aside = resume.put_aside_games()
+            self.app.rebuild()
+            return
+        self.attach_study(session)
+        start_session(self.app, session, warnings)
+        resume.forget_put_aside(self.app, session)
+
+    def continue_current(self) -> None:
         """Restore the autosaved game and open its table."""
         if self.store is None:
             return
@@ -110,7 +162,7 @@ class MenuScreen(Screen):
         if session is None:
             self.message = t("The saved game could not be loaded, so there is nothing to continue.") + " " + \
                 t("Any damaged file was kept aside. Details: {error}", error="; ".join(warnings) or t("no save found"))
-            self.has_autosave = False
+            self.has_autosave = bool(self.put_aside)
             self.app.rebuild()
             return
         from app.screens.new_game import start_session

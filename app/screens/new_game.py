@@ -55,6 +55,33 @@ def start_session(app: Any, session: GameSession, warnings: list[str] | None = N
     app.reset_to(TableScreen(app, controller))
 
 
+def replace_unfinished_game(app: Any, game_name: str, start: Any) -> bool:
+    """True when starting a game of ``game_name`` ends no unfinished game (an unfinished game of another kind
+    is put aside first, see ``app.resume``); else ask first (start the new game with ``start``, continue the
+    saved one, or go back) and return False."""
+    from app import resume
+
+    ends = resume.make_room(app, game_name)
+    if not ends:
+        return True
+    from app.screens.confirm import ConfirmScreen
+    from app.screens.menu import MenuScreen
+
+    def continue_saved() -> None:
+        MenuScreen(app).continue_game()
+
+    def start_anyway() -> None:
+        resume.end_put_aside(game_name)
+        start()
+
+    titles = [t(registry.game_class(e).title) if isinstance(e, str) else t(e.match.game.title) for e in ends]
+    question = t("An unfinished game of {game} is saved. Starting a new game ends it for good.",
+                 game=" & ".join(titles))
+    app.push(ConfirmScreen(app, question, [(t("Start the new game"), start_anyway),
+                                           (t("Continue the saved game"), continue_saved), (t("Back"), lambda: None)]))
+    return False
+
+
 def option_values(option: Option) -> list[str] | None:
     """Display values of an option with a fixed set of values (None for free integers)."""
     return i18n.option_value_texts(option) or None
@@ -292,6 +319,8 @@ class NewGameScreen(Screen):
         seats = [Seat(s.kind, s.name or f"{t('Player')} {i + 1}", s.spec if not s.preset else "", s.preset)
                  for i, s in enumerate(self.seats)]
         session = new_session(game, seats, seed)
+        if not replace_unfinished_game(self.app, game.name, lambda: start_session(self.app, session)):
+            return False  # the player is asked first
         start_session(self.app, session)
         return True
 

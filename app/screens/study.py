@@ -297,6 +297,9 @@ class ProgressScreen(StudyScreen):
         elif step.kind == "resume" and step.session is not None:
             start_session(self.app, step.session)
         elif step.kind == "game" and step.plan is not None:
+            from app.resume import make_room_for_study
+
+            make_room_for_study(self.app)  # an unfinished ordinary game is put aside, not ended
             start_session(self.app, self.ctx.new_session(step.plan))
         else:
             self.app.replace(ThankYouScreen(self.app, self.ctx))

@@ -229,21 +229,11 @@ class MatchEndScreen(Screen):
         self.finish()
 
     def finish(self) -> None:
-        """Record the game and clear the autosave."""
-        session = self.ctl.session
-        try:
-            from saves.records import RecordsDB
+        """Record the game, then clear the autosave; a game that cannot be recorded is kept (see
+        ``app.keeping.record_finished_game``)."""
+        from app.keeping import record_finished_game
 
-            with RecordsDB() as db:
-                self.record_id = db.record_game(session)
-        except ImportError:
-            pass
-        except Exception as e:  # noqa: BLE001
-            self.message = t("The game could not be recorded: {error}", error=str(e))
-        try:
-            self.app.autosave_store().clear()
-        except Exception:  # noqa: BLE001
-            pass
+        self.record_id, self.message = record_finished_game(self.app, self.ctl.session)
         self.ctl.close()
 
     @property
@@ -286,9 +276,6 @@ class MatchEndScreen(Screen):
         if self.in_study:
             from app.screens.survey import SurveyScreen
 
-            if self.record_id is None:  # not recorded: nothing to link answers to; the game is played again
-                go_next(app, "study", self.ctl.session)
-                return
             app.replace(SurveyScreen(app, self.ctl.session, self.record_id, then="study", in_study=True))
             return
         from saves.survey import survey_due
@@ -351,9 +338,13 @@ class MatchEndScreen(Screen):
         progress = study_progress_text(self.app, session)
         if progress:
             txt.blit_text(surface, progress, (w // 2, int(h * 0.64)), size, GOLD, True, "center")
-        if self.message:
-            txt.blit_text(surface, self.message, (w // 2, h - 40), int(size * 0.8), (255, 160, 140), False,
-                          "center", max_width=w - 40)
+        if self.message:  # why the game is not recorded yet: a few wrapped lines at the bottom
+            small = int(size * 0.8)
+            lines = txt.wrap(self.message, small, w - 80)[:3]
+            y = h - 40 - (len(lines) - 1) * int(small * 1.3)
+            for line in lines:
+                txt.blit_text(surface, line, (w // 2, y), small, (255, 160, 140), False, "center", max_width=w - 40)
+                y += int(small * 1.3)
 
 
 def study_progress_text(app: Any, session: Any) -> str:

@@ -245,13 +245,12 @@ class SurveyScreen(Screen):
 
     def finish(self, save: bool) -> bool:
         """Store the answers (when ``save``) and leave the survey; False (and a message) if saving failed."""
-        if save and self.record_id is not None:
-            try:
-                from saves.survey import save_answers
+        if save:
+            from app.keeping import store_answers
 
-                save_answers(self.record_id, self.answers, self.q, i18n.language())
-            except Exception as e:  # noqa: BLE001
-                self.error = t("The answers could not be saved: {error}", error=str(e))
+            error = store_answers(self.app, self.session, self.record_id, self.answers, self.q, i18n.language())
+            if error is not None:
+                self.error = error
                 return False
         from app.screens.summary import go_next
 
