@@ -17,9 +17,9 @@ import os
 import random
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
-import sys
 from pathlib import Path
 from typing import Any
 
