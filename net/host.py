@@ -94,6 +94,7 @@ class Host:
         self._away: dict[int, asyncio.TimerHandle] = {}
         self._worker: MoveWorker | None = None
         self._stopping = False
+        self._shutdown_task: asyncio.Task[None] | None = None
 
     # --- thread-safe API ------------------------------------------------------------------------------
     def start(self, timeout: float = 30.0) -> str:
@@ -125,10 +126,10 @@ class Host:
     def stop(self) -> None:
         """Close every connection and stop the server thread (idempotent)."""
         loop = self._loop
-        if loop is not None and not loop.is_closed() and self._thread is not None and self._thread.is_alive():
-            with contextlib.suppress(RuntimeError):
-                asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(timeout=10)
-            self._thread.join(timeout=10)
+        if loop is not None and self._thread is not None and self._thread.is_alive():
+            with contextlib.suppress(RuntimeError):  # the loop has just closed by itself
+                loop.call_soon_threadsafe(self._begin_shutdown)
+            self._thread.join(timeout=15)
         if self._worker is not None:
             self._worker.shutdown()
 
@@ -167,6 +168,12 @@ class Host:
         if self.table.started:
             self._after_change()
         await self._server.wait_closed()
+        if self._shutdown_task is not None:
+            await self._shutdown_task
+
+    def _begin_shutdown(self) -> None:
+        if self._shutdown_task is None:
+            self._shutdown_task = asyncio.get_running_loop().create_task(self._shutdown())
 
     async def _shutdown(self) -> None:
         self._stopping = True

@@ -53,12 +53,12 @@ def check_messages(session: GameSession, messages: list[dict[str, Any]]) -> dict
     """Assert that every message of one client shows exactly its seat's view of the true game; count them."""
     game = session.match.game
     states = true_states(session)
-    seat = next(m["seat"] for m in messages if m["type"] == "welcome")
+    seat = next(m["seat"] for m in messages if m["type"] in ("welcome", "start"))
     counts: dict[str, int] = {}
     for m in messages:
         kind = m["type"]
         counts[kind] = counts.get(kind, 0) + 1
-        if kind == "welcome":
+        if kind in ("welcome", "start"):
             assert m["seat"] == seat and m["game"] == game.name
         elif kind == "state":
             true = states[(m["hand"], m["ply"])]
@@ -68,7 +68,7 @@ def check_messages(session: GameSession, messages: list[dict[str, Any]]) -> dict
             for other, text in enumerate(hands):
                 if other != seat:  # the literal check: no card of another hand that this seat cannot see
                     assert game.deck.parse_set(text) & obs.unknown == 0
-                    assert game.deck.parse_set(text) & true.hands[other] == game.deck.parse_set(text)
+                    assert game.deck.parse_set(text) & getattr(true, "hands")[other] == game.deck.parse_set(text)
             assert m["current_player"] == true.current_player
         elif kind == "played":
             before, after = states[(m["hand"], m["ply"] - 1)], states[(m["hand"], m["ply"])]
@@ -149,7 +149,10 @@ class NetTable:
         assert self.host.stdout is not None
         ready, _, _ = select.select([self.host.stdout], [], [], HANG_GUARD)
         line = self.host.stdout.readline() if ready else ""
-        assert line, f"the host did not start: {self.host.stderr.read() if self.host.poll() is not None else ''}"
+        if not line:
+            self.host.kill()
+            _, err = self.host.communicate()
+            raise AssertionError(f"the host did not start: {err}")
         self.info = json.loads(line)
         return self.info
 
