@@ -43,6 +43,7 @@ from net import protocol as p
 from net.discovery import Announcer
 from net.table import Outbox, Table, TableError, ai_move, random_fallback, record_for_seat
 from saves.autosave import AutosaveStore
+from saves.paths import data_dir
 from saves.records import RecordsDB
 
 JOIN_TIMEOUT = 10.0
@@ -243,10 +244,6 @@ class Host:
                         await self._send_now(ws, {"type": "error", "reason": p.ALREADY_JOINED,
                                                   "message": f"this connection already plays seat {peer.seat}"})
                         continue
-                    if self.table.closed:
-                        await self._send_now(ws, {"type": "refused", "reason": "closed", "message": "the table "
-                                                  "has closed"})
-                        return
                     seat, answer = self.table.join(message)
                     await self._send_now(ws, answer)
                     if seat is None:
@@ -493,12 +490,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--takeover", default="casual", help="the AI level or SPEC that takes over a lost seat")
     ap.add_argument("--ai", choices=("agents", "worker"), default="agents",
                     help="AI seats think in this process (agents) or in a MoveWorker search process (worker)")
-    ap.add_argument("--autosave", default=None, help="autosave directory (default: the data directory)")
+    ap.add_argument("--autosave", default=None,
+                    help="autosave directory (default: net-host in the data directory, apart from the app's own)")
     ap.add_argument("--resume", action="store_true", help="resume the network table of the autosave")
     ap.add_argument("--no-announce", action="store_true", help="do not announce the table on the local network")
     ap.add_argument("--linger", type=float, default=2.0, help="seconds to stay up after the end for the players")
     args = ap.parse_args(argv)
-    store = AutosaveStore(args.autosave)
+    store = AutosaveStore(args.autosave if args.autosave else data_dir() / "net-host")
     try:
         if args.resume:
             loaded = store.load()

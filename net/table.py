@@ -114,7 +114,6 @@ class Table:
     hand_limit: int | None = None
     """Stop after this many hands (tests and demos); None = play the match to its end."""
     ready: set[int] = field(default_factory=set)
-    closed: bool = False
 
     @classmethod
     def create(cls, game_name: str, seats: str | list[str], variant: dict[str, Any] | None = None,
@@ -168,9 +167,7 @@ class Table:
         return [i for i, s in enumerate(self.slots) if s.human]
 
     def finished(self) -> bool:
-        """Whether the table has nothing more to play (match over, hand limit reached, or closed)."""
-        if self.closed:
-            return True
+        """Whether the table has nothing more to play (match over or hand limit reached)."""
         if self.session is None or not self.state.is_terminal():
             return False
         match = self.session.match
@@ -178,7 +175,7 @@ class Table:
 
     def ai_to_move(self) -> int | None:
         """The seat whose move the host's AI must choose now, or None."""
-        if self.session is None or self.state.is_terminal() or self.closed:
+        if self.session is None or self.state.is_terminal():
             return None
         seat = self.state.current_player
         return seat if self.slots[seat].ai_plays else None

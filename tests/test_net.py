@@ -68,7 +68,7 @@ def check_messages(session: GameSession, messages: list[dict[str, Any]]) -> dict
             for other, text in enumerate(hands):
                 if other != seat:  # the literal check: no card of another hand that this seat cannot see
                     assert game.deck.parse_set(text) & obs.unknown == 0
-                    assert game.deck.parse_set(text) & getattr(true, "hands")[other] == game.deck.parse_set(text)
+                    assert game.deck.parse_set(text) & true.hands[other] == game.deck.parse_set(text)  # type: ignore[attr-defined]
             assert m["current_player"] == true.current_player
         elif kind == "played":
             before, after = states[(m["hand"], m["ply"] - 1)], states[(m["hand"], m["ply"])]
@@ -199,7 +199,7 @@ class NetTable:
         return GameSession.from_dict(end["record"]) if end is not None else self.saved_session()
 
     def saved_session(self) -> GameSession:
-        loaded = AutosaveStore(self.tmp / "host" / "data").load()
+        loaded = AutosaveStore(self.tmp / "host" / "data" / "net-host").load()
         assert loaded.session is not None and not loaded.warnings
         return loaded.session
 
@@ -260,7 +260,7 @@ def test_a_finished_match_is_recorded_on_each_players_machine(net_table: Any, tm
     for i, seed in seeds.items():
         table.start_client(i, seed, ["--record"])
     table.finish()
-    assert not AutosaveStore(tmp_path / "host" / "data").exists()  # finished: nothing to continue
+    assert not AutosaveStore(tmp_path / "host" / "data" / "net-host").exists()  # finished: nothing to continue
     end = next(m for m in table.messages(0) if m["type"] == "match_end")
     session = GameSession.from_dict(end["record"])
     assert "net" not in session.meta and "token" not in json.dumps(end["record"])

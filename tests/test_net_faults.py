@@ -352,3 +352,24 @@ def test_bad_table_setups_say_what_is_valid() -> None:
         Table.create("nosuchgame", "remote")
     table = Table.create("briscola", "remote,ai:casual")
     assert table.slots[1].preset == "casual" and table.slots[1].spec
+
+
+def test_ai_seats_can_think_in_the_move_worker_and_play_as_the_in_process_agents(tmp_path: Path) -> None:
+    host = make_host(tmp_path, "briscola", "remote,ai:random", seed=12, hands=None, ai="worker")
+    try:
+        log: list[dict[str, Any]] = []
+        client = Client(host.address, host.table.code, "Remote")
+        client.start()
+        thread = play_client(client, 8, log)
+        while not host.table.all_taken():
+            time.sleep(0.02)
+        host.start_match()
+        thread.join(2 * GUARD)
+        assert host.finished.wait(GUARD) and not host.errors
+        session = host.table.session
+        assert session is not None and session.match.over
+        check_messages(session, log)
+        local = play_locally(session.match.game, 12, ["remote", "ai:random"], {0: 8}, 10**6)
+        assert local.moves == session.moves
+    finally:
+        host.stop()
