@@ -234,6 +234,11 @@ class Host:
                 try:
                     message = p.decode(raw, p.CLIENT_MESSAGES)
                 except p.ProtocolError as e:
+                    version = p.join_version(raw) if peer is None else None
+                    if version is not None and version != p.PROTOCOL_VERSION:
+                        await self._send_now(ws, p.mismatch(version, "?"))
+                        await ws.close(1000, p.PROTOCOL_MISMATCH)
+                        return
                     await self._send_now(ws, {"type": "error", "reason": e.reason, "message": str(e)})
                     continue
                 kind = message["type"]

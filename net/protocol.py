@@ -129,6 +129,29 @@ def decode(text: str | bytes, allowed: dict[str, dict[str, tuple[tuple[type, ...
     return message
 
 
+def join_version(text: str | bytes) -> int | None:
+    """The ``protocol`` of a ``join``/``rejoin`` that may not fit this version's schema, else None.
+
+    ``type`` and ``protocol`` keep their meaning in every version, so a client of any version is told that the
+    versions differ rather than that its message is malformed."""
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError, UnicodeDecodeError):
+        return None
+    if not isinstance(message, dict) or message.get("type") not in ("join", "rejoin"):
+        return None
+    version = message.get("protocol")
+    return version if isinstance(version, int) and not isinstance(version, bool) else None
+
+
+def mismatch(version: Any, app: Any) -> dict[str, Any]:
+    """The ``refused`` message for a client of another protocol version."""
+    text = (f"the host speaks protocol {PROTOCOL_VERSION} (cardtable {app_version()}), you speak protocol "
+            f"{version} (cardtable {str(app)[:40]}): update one of them")
+    return {"type": "refused", "reason": PROTOCOL_MISMATCH, "host_protocol": PROTOCOL_VERSION,
+            "host_app": app_version(), "message": text}
+
+
 def new_code() -> str:
     """A fresh table code (6 characters of :data:`CODE_ALPHABET`, from the system's secure random source)."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))

@@ -208,10 +208,7 @@ class Table:
             return None, {"type": "refused", "reason": reason, "message": text, **extra}
 
         if message["protocol"] != p.PROTOCOL_VERSION:
-            return refuse(p.PROTOCOL_MISMATCH, f"the host speaks protocol {p.PROTOCOL_VERSION} (cardtable "
-                          f"{p.app_version()}), you speak protocol {message['protocol']} (cardtable "
-                          f"{message['app']}): update one of them", host_protocol=p.PROTOCOL_VERSION,
-                          host_app=p.app_version())
+            return None, p.mismatch(message["protocol"], message["app"])
         if not secrets.compare_digest(p.normalize_code(message["code"]).encode(), self.code.encode()):
             return refuse(p.BAD_CODE, "wrong table code")
         name = p.clean_name(message["name"])

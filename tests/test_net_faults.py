@@ -118,6 +118,9 @@ def test_garbage_oversized_and_out_of_turn_messages_are_refused_and_the_table_pl
         refused = old.join(protocol=p.PROTOCOL_VERSION + 1)
         assert refused["reason"] == p.PROTOCOL_MISMATCH and refused["host_protocol"] == p.PROTOCOL_VERSION
         assert "protocol" in refused["message"]
+        future = Raw(host)  # a later version's join, whatever its other fields, is told the versions differ
+        future.send({"type": "join", "protocol": p.PROTOCOL_VERSION + 1, "table": "x", "nickname": 5})
+        assert future.next("refused")["reason"] == p.PROTOCOL_MISMATCH
 
         raw = Raw(host)
         welcome = raw.join(seat=0)
