@@ -23,9 +23,9 @@ from net import protocol as p
 from net.client import Client, choose
 from net.discovery import Announcer, Browser, parse_beacon
 from net.host import Host
-from net.table import Table, TableError
+from net.table import Table, TableError, record_for_seat
 from saves.autosave import AutosaveStore
-from saves.records import RecordsDB
+from saves.records import RecordsDB, RecordsError
 from tests.test_net import check_messages, play_locally
 
 GUARD = 60.0
@@ -374,5 +374,24 @@ def test_ai_seats_can_think_in_the_move_worker_and_play_as_the_in_process_agents
         check_messages(session, log)
         local = play_locally(session.match.game, 12, ["remote", "ai:random"], {0: 8}, 10**6)
         assert local.moves == session.moves
+        db = RecordsDB(tmp_path / "records.sqlite3")
+        try:
+            with pytest.raises(RecordsError, match="not a human seat"):
+                record_for_seat(db, host.table.public_record(), 1)
+            assert db.load_record(record_for_seat(db, host.table.public_record(), 0)).human_seat == 0
+        finally:
+            db.close()
     finally:
         host.stop()
+
+
+def test_net_never_imports_pygame_or_the_app() -> None:
+    import ast
+
+    root = Path(__file__).resolve().parents[1] / "net"
+    for path in root.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            for name in names:
+                assert name.split(".")[0] not in ("pygame", "pygame_gui", "app"), f"{path.name} imports {name}"
