@@ -167,6 +167,7 @@ class Host:
         self._ready.set()
         self._lobby_changed()
         if self.table.started:
+            self._await_absent()
             self._after_change()
         await self._server.wait_closed()
         if self._shutdown_task is not None:
@@ -326,7 +327,16 @@ class Host:
     def _start_match(self) -> None:
         self._deliver(self.table.start())
         self._save()
+        self._await_absent()
         self._after_change()
+
+    def _await_absent(self) -> None:
+        """Start the takeover clock of every remote seat whose player is not connected (dropped in the lobby, or
+        not back yet after the host restarted)."""
+        assert self._loop is not None
+        for seat, slot in enumerate(self.table.slots):
+            if slot.kind == "remote" and not slot.connected and not slot.takeover and seat not in self._away:
+                self._away[seat] = self._loop.call_later(self.rejoin_timeout, self._hand_over_seat, seat)
 
     def _remote_move(self, seat: int, message: dict[str, Any]) -> None:
         reason, text = self.table.move(seat, message)

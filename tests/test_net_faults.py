@@ -395,3 +395,25 @@ def test_net_never_imports_pygame_or_the_app() -> None:
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else []
             for name in names:
                 assert name.split(".")[0] not in ("pygame", "pygame_gui", "app"), f"{path.name} imports {name}"
+
+
+def test_a_player_who_dropped_in_the_lobby_is_replaced_by_an_ai_once_the_game_starts(tmp_path: Path) -> None:
+    host = make_host(tmp_path, "briscola", "remote,remote", rejoin_timeout=0.2, takeover="random")
+    try:
+        raw = Raw(host)
+        assert raw.join(seat=0)["type"] == "welcome"
+        raw.close()
+        log: list[dict[str, Any]] = []
+        client = Client(host.address, host.table.code, "Stays", seat=1)
+        client.start()
+        thread = play_client(client, 2, log)
+        while not host.table.slots[1].connected or host.table.slots[0].connected:
+            time.sleep(0.02)
+        host.start_match()
+        thread.join(2 * GUARD)
+        assert host.finished.wait(GUARD)
+        session = host.table.session
+        assert session is not None and session.match.over and host.table.slots[0].takeover
+        check_messages(session, log)
+    finally:
+        host.stop()
