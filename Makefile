@@ -25,11 +25,11 @@ play: $(VENV)/.installed
 test: $(VENV)/.installed-dev
 	$(BIN)/mypy engine saves
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -n 2 -p no:cacheprovider --doctest-modules tests engine saves
-	$(BIN)/ruff check engine saves app tests
+	$(BIN)/ruff check engine saves app net tests
 	$(MAKE) --no-print-directory wheel-check
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check engine saves app tests
+	$(BIN)/ruff check engine saves app net tests
 
 # The wheel as a user gets it: built, installed into a fresh venv in a temporary folder outside the checkout,
 # then the installed `cardtable --version` and `cardtable --selftest` run there (pip's cache keeps it quick).

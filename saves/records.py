@@ -429,8 +429,11 @@ class RecordsDB:
         self.close()
 
     # --- writing ----------------------------------------------------------------------------------------
-    def record_game(self, session: GameSession, finished_at: float | None = None) -> int:
-        """Store a finished game and return its record id (the same id again if already recorded)."""
+    def record_game(self, session: GameSession, finished_at: float | None = None, human_seat: int | None = None) -> int:
+        """Store a finished game and return its record id (the same id again if already recorded).
+
+        ``human_seat`` is the seat whose point of view the statistics take (default: the first human seat; a
+        network table records one game per human, each from their own seat)."""
         match = session.match
         if match.state.is_terminal():
             match.finish_hand()
@@ -447,7 +450,9 @@ class RecordsDB:
             moves.append([])
         move_rows, dealers, replay_error = _replay_rows(match, first_dealer, moves)
         finished = time.time() if finished_at is None else finished_at
-        human = human_seat_of(session.seats)
+        human = human_seat_of(session.seats) if human_seat is None else human_seat
+        if human is not None and not (0 <= human < game.num_players and session.seats[human].kind == "human"):
+            raise RecordsError(f"seat {human} is not a human seat")
         winner_seats = match.winner_seats()
         outcome = points = None
         if human is not None:
