@@ -16,7 +16,6 @@ from typing import Any
 
 from app import workers
 from engine.game import GameState, HandResult
-from engine.games.tricks import PASS_FLAG, TrickState
 from engine.rng import derive_seed
 from saves.session import GameSession, Seat
 
@@ -50,6 +49,15 @@ class LastTrick:
 
     cards: list[tuple[int, int]]
     winner: int
+
+
+def last_trick_of(state: GameState) -> LastTrick | None:
+    """The state's last completed trick (``GameState.last_trick``), or None."""
+    trick = state.last_trick()
+    if trick is None:
+        return None
+    winner, plays = trick
+    return LastTrick([(seat, card) for seat, card in plays], winner)
 
 
 @dataclass
@@ -95,6 +103,7 @@ class Controller:
             if self.session.ply == 0:
                 self._remember_hand_start()
         self.movers = self._compute_movers()
+        self.last_trick = last_trick_of(self.state)  # a continued game can show its last trick at once
         if self.state.is_terminal():
             self._finish_hand()
 
@@ -285,9 +294,7 @@ class Controller:
     def _apply(self, move: int) -> None:
         state = self.state
         seat = state.current_player
-        completes = isinstance(state, TrickState) and not move & PASS_FLAG and \
-            len(state.trick) + 1 == state.num_players
-        trick = list(zip(state.trick_seats(), state.trick, strict=True)) if completes else []
+        trick_before = state.last_trick()
         for listener in self.listeners:
             listener("before", seat, move)
         state.apply(move)
@@ -298,10 +305,9 @@ class Controller:
             self.viewer = None  # hotseat: hide this hand as soon as its owner has played
         self.version += 1
         self.hint_move = None
-        if completes:
-            assert isinstance(state, TrickState)
-            trick.append((seat, move))
-            self.last_trick = LastTrick(trick, state.leader)
+        trick_after = state.last_trick()
+        if trick_after is not None and trick_after != trick_before:
+            self.last_trick = last_trick_of(state)
             self.hold_until = self.clock() + self.trick_pause_ms / 1000.0
         if state.is_terminal():
             self._finish_hand()
@@ -393,7 +399,7 @@ class Controller:
         del self.session.moves[self.match.hand_index][index:]
         self.session.undos_used += 1
         self.session.meta.setdefault("undos", []).append({"hand": self.match.hand_index, "ply": index})
-        self.last_trick = None
+        self.last_trick = last_trick_of(state)
         self.hint_move = None
         self.hold_until = 0.0
         self.save()

@@ -12,47 +12,12 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from app import i18n
+from app import i18n, navigation, screens  # noqa: F401 - importing the screens registers them
 from app.i18n import t
+from app.navigation import BACKGROUND, Screen  # noqa: F401 - re-exported
 
 THEME_PATH: Path = Path(__file__).resolve().parent.parent / "assets" / "themes" / "theme.json"
 MIN_SIZE = (1024, 640)
-BACKGROUND = (18, 74, 48)
-
-
-class Screen:
-    """One screen of the app. ``build`` (re)creates its pygame-gui elements for the current window size."""
-
-    name = "screen"
-    opaque = True
-
-    def __init__(self, app: App) -> None:
-        self.app = app
-
-    @property
-    def ui(self) -> pygame_gui.UIManager:
-        """The GUI manager of the app."""
-        return self.app.ui
-
-    def build(self) -> None:
-        """Create the GUI elements (the manager is empty when this runs)."""
-
-    def handle(self, event: pygame.event.Event) -> None:
-        """React to one pygame or pygame-gui event."""
-
-    def update(self, dt: float) -> None:
-        """Advance by ``dt`` seconds."""
-
-    def draw(self, surface: pygame.Surface) -> None:
-        """Draw everything except the GUI elements (drawn afterwards by the manager)."""
-        surface.fill(BACKGROUND)
-
-    def leave(self) -> None:
-        """Called when the screen is removed from the stack."""
-
-    def frame_rate(self) -> int:
-        """Frames per second this screen needs now (lower when nothing moves, to leave CPU to the AI)."""
-        return 30
 
 
 class App:
@@ -229,9 +194,7 @@ class App:
             return t("The study file could not be used: {error}", error=str(e))
         self.study_file = str(path)
         self.study = ctx
-        from app.screens.study import ParticipantScreen
-
-        self.reset_to(ParticipantScreen(self, ctx))
+        self.reset_to(navigation.make(self, "study_participant", ctx))
         return None
 
     # --- screens -------------------------------------------------------------------------------

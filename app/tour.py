@@ -90,108 +90,70 @@ class Tour:
         return screen
 
     def run_screens(self) -> None:
-        """Visit every screen at the current size and language."""
+        """Visit every screen at the current size and language: each registered game's table mid-hand, its
+        passing or card choice where it has one, its hand summary, then the screens shared by all games."""
         from app.screens.menu import MenuScreen
         from app.screens.new_game import NewGameScreen
         from app.screens.rules import RulesScreen
         from app.screens.settings import SettingsScreen
         from app.screens.statistics import StatisticsScreen
-        from engine.games.tricks import PASS_FLAG
+        from engine import registry
 
         app = self.app
+        entries = registry.entries()
         app.reset_to(MenuScreen(app))
         self.shot("menu")
-        app.push(NewGameScreen(app, "sueca"))
+        app.push(NewGameScreen(app, entries[0].name))
         self.shot("new_game")
         app.push(SettingsScreen(app))
         self.shot("settings")
-        app.reset_to(RulesScreen(app, "scopone"))
+        app.reset_to(RulesScreen(app, entries[0].name))
         self.shot("rules")
-
-        def human_mid(plies: int) -> Any:
-            """A stop condition: ``plies`` moves made and seat 0 to move."""
-            return lambda s: len(getattr(s, "history", [])) >= plies and s.current_player == 0
-
-        # Trick games mid-hand.
-        scr = self.table("sueca", stop=human_mid(6))
-        self.shot("table_sueca")
-        scr.ctl.last_trick = _last_trick(scr.ctl)
-        if scr.ctl.last_trick is not None:
-            scr.review = True
-            self.shot("last_trick")
-            scr.review = False
-        self.table("hearts", stop=lambda s: s.current_player == 0)
-        scr = self.app.top
-        legal = [m for m in scr.ctl.state.legal_moves() if m & PASS_FLAG]
-        scr.selected = [m & ~PASS_FLAG for m in legal[:2]]
-        self.shot("hearts_passing")
-        self.table("hearts", stop=lambda s: len(s.history) >= 18 and s.current_player == 0)
-        self.shot("table_hearts")
-        self.table("mosssidewhist", stop=lambda s: len(s.history) >= 9 and s.current_player == 0)
-        self.shot("table_mosssidewhist")
-        self.table("bisca", stop=lambda s: len(s.history) >= 4 and s.current_player == 0)
-        self.shot("table_bisca_2p")
-        self.table("briscola", {"players": 4}, stop=lambda s: len(s.history) >= 5 and s.current_player == 0)
-        self.shot("table_briscola_4p")
-        # Scopone: a position where one card has several capture sets, with the choice open.
-        scr = self.table("scopone", stop=lambda s: s.current_player == 0 and _multi_capture(s) is not None)
-        self.shot("table_scopone")
-        card = _multi_capture(scr.ctl.state)
-        if card is not None:
-            scr.click_hand_card(card)
-            self.shot("scopone_capture_choice")
-        self.table("scopa", stop=lambda s: len(s.history) >= 3 and s.current_player == 0)
-        self.shot("table_scopa")
-        for seed in range(3, 30):
-            scr = self.table("pharaoh", seed=seed,
-                             stop=lambda s: s.current_player == 0 and _ober_play(s) is not None)
-            if _ober_play(scr.ctl.state) is not None:
-                break
-        self.shot("table_pharaoh")
-        card = _ober_play(scr.ctl.state)
-        if card is not None:
-            scr.click_hand_card(card)
-            self.shot("pharaoh_suit_choice")
+        reviewed = False
+        for entry in entries:
+            name = entry.name
+            scr = self.table(name, stop=lambda s: len(getattr(s, "history", [])) >= 6 and s.current_player == 0)
+            self.shot(f"table_{name}")
+            if not reviewed and scr.ctl.last_trick is not None:
+                scr.review = True
+                self.shot("last_trick")
+                scr.review = False
+                reviewed = True
+            scr = self.table(name, stop=lambda s: s.current_player == 0 and _passing(s))
+            if _passing(scr.ctl.state):
+                scr.selected = [c for m in scr.ctl.state.legal_moves()[:2] for c in scr.ctl.state.move_cards(m)]
+                self.shot(f"{name}_passing")
+            for seed in range(3, 30):
+                scr = self.table(name, seed=seed, stop=lambda s: s.current_player == 0 and _choice_card(s) is not None)
+                card = _choice_card(scr.ctl.state)
+                if card is not None:
+                    scr.click_hand_card(card)
+                    self.shot(f"{name}_choice")
+                    break
         # Hotseat privacy screen.
-        scr = self.table("sueca", humans=2, stop=lambda s: len(s.history) >= 2 and s.current_player == 2)
+        many = next(e.name for e in entries if registry.create(e.name).num_players >= 3)
+        scr = self.table(many, humans=2, stop=lambda s: len(getattr(s, "history", [])) >= 2 and s.current_player == 2)
         scr.ctl.viewer = 0
         self.shot("privacy")
-        # Summary and match end.
-        scr = self.table("sueca", {"target": 1}, stop=lambda s: False)
-        advance(scr.ctl.session, random.Random(5), lambda s: False)
-        scr.ctl._finish_hand()
-        for _ in range(3):
-            app.step()
-        self.shot("summary_sueca")
-        scr = self.table("scopone", {"target": 0}, stop=lambda s: False)
-        advance(scr.ctl.session, random.Random(5), lambda s: False)
-        scr.ctl._finish_hand()
-        for _ in range(3):
-            app.step()
-        self.shot("summary_scopone")
-        for name, variant in (("pharaoh", {"target": 0}), ("mosssidewhist", {})):
-            scr = self.table(name, variant, stop=lambda s: False)
+        # Hand summaries, then the match end of the first match that is over.
+        ended = False
+        for entry in entries:
+            scr = self.table(entry.name, _short_match(entry.name), stop=lambda s: False)
             advance(scr.ctl.session, random.Random(5), lambda s: False, limit=5000)
             scr.ctl._finish_hand()
             for _ in range(3):
                 app.step()
-            self.shot(f"summary_{name}")
-        self.table("hearts", {"target": 0}, stop=lambda s: False)
-        scr = app.top
-        advance(scr.ctl.session, random.Random(5), lambda s: False)
-        scr.ctl._finish_hand()
-        for _ in range(3):
-            app.step()
-        self.shot("summary_hearts")
-        summary = app.top
-        if summary.name == "summary":
-            summary.next()
-            self.shot("match_end")
-            from app.screens.survey import SurveyScreen
+            self.shot(f"summary_{entry.name}")
+            summary = app.top
+            if not ended and summary.name == "summary" and scr.ctl.match_over:
+                ended = True
+                summary.next()
+                self.shot("match_end")
+                from app.screens.survey import SurveyScreen
 
-            end = app.top
-            app.replace(SurveyScreen(app, end.ctl.session, end.record_id))
-            self.shot("survey")
+                end = app.top
+                app.replace(SurveyScreen(app, end.ctl.session, end.record_id))
+                self.shot("survey")
         app.reset_to(StatisticsScreen(app))
         self.shot("statistics")
         screen = app.top
@@ -255,8 +217,8 @@ class Tour:
         app = self.app
         app.resize(PERF_SIZE)
         app.settings.animation_speed = 2  # measure with the default animations on
-        game = registry.create("sueca")
-        spec = preset_spec("sueca", "expert")
+        game = registry.create(registry.names()[0])
+        spec = preset_spec(game.name, "expert")
         seats = [Seat("human", "Ana")] + [Seat("ai", n, spec, "expert") for n in ("Bruno", "Carla", "Dino")]
         session = new_session(game, seats, 11)
         state = session.match.state
@@ -278,39 +240,29 @@ class Tour:
                 "max": round(max(times), 3) if times else 0.0, "frames": len(times)}
 
 
-def _last_trick(ctl: Any) -> Any:
-    from app.controller import LastTrick
-
-    state = ctl.state
-    hist = [(s, m) for s, m in getattr(state, "history", [])]
-    n = state.num_players
-    done = len(hist) - len(getattr(state, "trick", []))
-    if done < n:
-        return None
-    cards = hist[done - n:done]
-    return LastTrick(cards, state.leader)
+def _passing(state: Any) -> bool:
+    """Whether the player to move passes or discards cards (a Hearts pass, a Moss Side Whist discard)."""
+    legal = state.legal_moves()
+    return bool(legal) and all(state.is_pass_move(m) for m in legal)
 
 
-def _multi_capture(state: Any) -> int | None:
+def _choice_card(state: Any) -> int | None:
+    """A card of the player to move that several legal moves play (a capture choice, a suit to name)."""
     from app import moves as movelib
 
     by_card, _ = movelib.group_by_card(state, state.legal_moves())
     for card, ms in by_card.items():
-        if len(ms) > 1:
+        if len(ms) > 1 and not any(state.is_pass_move(m) for m in ms):
             return card
     return None
 
 
-def _ober_play(state: Any) -> int | None:
-    """A card whose play names a suit (a Pharaoh Ober), if the player holds one that is playable."""
-    from app import moves as movelib
-    from engine.games.pharaoh import named_suit
+def _short_match(name: str) -> dict[str, Any]:
+    """A variant whose match ends after one hand when the game has a ``target`` option, else the default."""
+    from engine import registry
 
-    by_card, _ = movelib.group_by_card(state, state.legal_moves())
-    for card, ms in by_card.items():
-        if len(ms) > 1 and any(named_suit(m) >= 0 for m in ms):
-            return card
-    return None
+    game = registry.create(name)
+    return {"target": 0} if any(o.name == "target" for o in game.options) else {}
 
 
 def startup_seconds() -> float:

@@ -19,9 +19,10 @@ import pytest  # noqa: E402
 
 from app import i18n  # noqa: E402
 from app import moves as movelib  # noqa: E402
-from app.workers import FallbackFailed, ThreadWorker  # noqa: E402
+from app.workers import ThreadWorker  # noqa: E402
 from engine import registry  # noqa: E402
 from engine.games.tricks import PASS_FLAG  # noqa: E402
+from engine.worker import WorkerFailed  # noqa: E402
 from saves.session import Seat  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -298,7 +299,7 @@ class CrashingWorker(ThreadWorker):
         self._next += 1
         self._current = self._next
         with self._lock:
-            self._events.append(FallbackFailed(self._next, "search process died", -1))
+            self._events.append(WorkerFailed(self._next, "search process died", -1))
         return self._next
 
 

@@ -7,11 +7,13 @@ from typing import Any
 import pygame
 import pygame_gui
 
+from app import navigation
 from app import text as txt
 from app.i18n import t
-from app.main import BACKGROUND, Screen
+from app.navigation import BACKGROUND, Screen
 from app.tables.base import GOLD, MUTED
 from app.widgets import button, line_height
+from engine import registry
 
 
 class MenuScreen(Screen):
@@ -74,25 +76,17 @@ class MenuScreen(Screen):
         if key == "continue":
             self.continue_game()
         elif key == "new":
-            from app.screens.new_game import NewGameScreen
-
-            app.push(NewGameScreen(app))
+            app.push(navigation.make(app, "new_game"))
         elif key == "study":
             error = app.open_study()
             if error:
                 self.message = error
         elif key == "stats":
-            from app.screens.statistics import StatisticsScreen
-
-            app.push(StatisticsScreen(app))
+            app.push(navigation.make(app, "statistics"))
         elif key == "settings":
-            from app.screens.settings import SettingsScreen
-
-            app.push(SettingsScreen(app))
+            app.push(navigation.make(app, "settings"))
         elif key == "rules":
-            from app.screens.rules import RulesScreen
-
-            app.push(RulesScreen(app, None))
+            app.push(navigation.make(app, "rules", None))
         elif key == "quit":
             app.quit()
 
@@ -113,8 +107,6 @@ class MenuScreen(Screen):
             self.has_autosave = False
             self.app.rebuild()
             return
-        from app.screens.new_game import start_session
-
         self.attach_study(session)
         notices = []
         if getattr(result, "source", None) == "backup":
@@ -122,7 +114,7 @@ class MenuScreen(Screen):
                 t("The last save was damaged: the game continues from the save before it (one move earlier)."))
         elif warnings:
             notices.append(t("There was a problem with the saved game:"))
-        start_session(self.app, session, notices + warnings)
+        navigation.start_session(self.app, session, notices + warnings)
 
     def attach_study(self, session: Any) -> None:
         """A study game continued from the menu goes on inside its study (questionnaire, next game) when the
@@ -175,7 +167,7 @@ class MenuScreen(Screen):
             surface.blit(face, pos)
         big = max(40, h // 9)
         txt.blit_text(surface, "cardtable", (w // 2, int(h * 0.14)), big, GOLD, True, "center")
-        txt.blit_text(surface, t("Sueca · Bisca · Briscola · Hearts · Scopone · Scopa · Pharaoh · Moss Side Whist"),
+        txt.blit_text(surface, " · ".join(t(e.title) for e in registry.entries()),
                       (w // 2, int(h * 0.14) + big), max(14, h // 45), MUTED, False, "center", max_width=w - 40)
         keys = t("Keys: N new game, S settings, R rules, Q quit") if not self.has_autosave else \
             t("Keys: C continue, N new game, S settings, R rules, Q quit")
@@ -189,3 +181,6 @@ class MenuScreen(Screen):
             for line in lines:
                 txt.blit_text(surface, line, (w // 2, y), size, (255, 160, 140), False, "center", max_width=w - 40)
                 y += int(size * 1.3)
+
+
+navigation.register(MenuScreen.name, MenuScreen)

@@ -8,10 +8,10 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from app import i18n, workers
+from app import i18n, navigation, workers
 from app import text as txt
 from app.i18n import t
-from app.main import BACKGROUND, Screen
+from app.navigation import BACKGROUND, Screen
 from app.tables.base import GOLD, MUTED
 from app.widgets import button, dropdown, entry, label, line_height
 from engine import registry
@@ -39,20 +39,6 @@ def new_session(game: Game, seats: list[Seat], seed: int | None = None) -> GameS
         if s.kind == "ai" and not s.spec:
             s.spec = workers.preset_spec(game.name, s.preset or "casual")
     return GameSession(Match.start(game, seed), seats, seed)
-
-
-def start_session(app: Any, session: GameSession, warnings: list[str] | None = None) -> None:
-    """Open the table for a session (new or restored; ``warnings`` from loading are shown at the table)."""
-    from app.controller import Controller
-    from app.screens.table import TableScreen
-
-    controller = Controller(session, min_delay_ms=app.settings.ai_min_delay_ms,
-                            allow_undo=app.settings.allow_undo, worker=app.worker,
-                            autosave=app.autosave_store())
-    controller.save()
-    for warning in warnings or []:
-        controller.notify(str(warning), error=True, seconds=30)
-    app.reset_to(TableScreen(app, controller))
 
 
 def option_values(option: Option) -> list[str] | None:
@@ -292,7 +278,7 @@ class NewGameScreen(Screen):
         seats = [Seat(s.kind, s.name or f"{t('Player')} {i + 1}", s.spec if not s.preset else "", s.preset)
                  for i, s in enumerate(self.seats)]
         session = new_session(game, seats, seed)
-        start_session(self.app, session)
+        navigation.start_session(self.app, session)
         return True
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -303,3 +289,6 @@ class NewGameScreen(Screen):
             txt.blit_text(surface, self.error, (w // 2, h - max(80, h // 8)), max(14, h // 48), (255, 160, 140),
                           False, "center", max_width=w - 40)
         _ = (GOLD, MUTED)
+
+
+navigation.register(NewGameScreen.name, NewGameScreen)

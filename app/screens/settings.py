@@ -7,9 +7,9 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from app import i18n
+from app import i18n, navigation
 from app.i18n import t
-from app.main import Screen
+from app.navigation import Screen
 from app.widgets import button, dropdown, entry, label, line_height
 
 SPEEDS = ("Off", "Slow", "Normal", "Fast")
@@ -109,3 +109,6 @@ class SettingsScreen(Screen):
         elif key in ("auto_sort", "sound", "allow_undo"):
             setattr(s, key, text == t("On"))
         self.app.save_settings()
+
+
+navigation.register(SettingsScreen.name, SettingsScreen)

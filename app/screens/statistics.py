@@ -11,11 +11,12 @@ import pygame
 import pygame_gui
 
 from app import moves as movelib
+from app import navigation
 from app import text as txt
 from app.art import card_art
 from app.i18n import t
 from app.layout import table_layout
-from app.main import BACKGROUND, Screen
+from app.navigation import BACKGROUND, Screen
 from app.tables import View, renderer_for
 from app.tables.base import GOLD, MUTED, WHITE, hand_counts
 from app.widgets import button, line_height
@@ -260,25 +261,21 @@ def replay_move_text(before: Any, move: int, name: str, notation: str) -> str:
         cards = movelib.move_cards(before, move)
     except Exception:  # noqa: BLE001 - an odd record still shows its notation
         cards = []
-    game_name = before.game.name
     if not cards:
         if notation.startswith("swap"):
             return t("{name} exchanges the trump card", name=name)
         return f"{name}: {t(notation)}"
     labels = [card_label(before.game.deck, c) for c in cards]
     if movelib.is_pass(move, before):
-        if game_name == "mosssidewhist":
+        if notation.startswith("discard"):
             return t("{name} discards {cards}", name=name, cards=" + ".join(labels))
         return t("{name} passes {cards}", name=name, cards=" + ".join(labels))
-    if game_name in ("scopone", "scopa") and len(labels) > 1:
+    if registry.entry(before.game.name).table == "capture" and len(labels) > 1:
         return t("{name} plays {card} and takes {cards}", name=name, card=labels[0], cards=" + ".join(labels[1:]))
     text = t("{name} plays {cards}", name=name, cards=" + ".join(labels))
-    if game_name == "pharaoh":
-        from engine.games.pharaoh import named_suit
-
-        suit = named_suit(move)
-        if suit >= 0:
-            text += " → " + t(before.game.deck.suit_names[suit])
+    suit = movelib.named_suit(before, move)
+    if suit is not None:
+        text += " → " + t(before.game.deck.suit_names[suit])
     return text
 
 
@@ -296,3 +293,7 @@ def _human_team(g: Any) -> int | None:
     if g.human_seat is None:
         return None
     return _team_of_seat(g.game, json.dumps(g.variant, sort_keys=True), g.human_seat)
+
+
+navigation.register(StatisticsScreen.name, StatisticsScreen)
+navigation.register(ReplayScreen.name, ReplayScreen)

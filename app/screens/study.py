@@ -7,10 +7,10 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from app import i18n
+from app import i18n, navigation
 from app import text as txt
 from app.i18n import t
-from app.main import BACKGROUND, Screen
+from app.navigation import BACKGROUND, Screen
 from app.study import NextStep, StudyContext, StudyError, check_participant_id
 from app.tables.base import GOLD, MUTED, WHITE
 from app.widgets import button, dropdown, entry, line_height
@@ -129,9 +129,7 @@ class ParticipantScreen(StudyScreen):
         elif key == "start":
             self.submit(self.field.get_text() if self.field is not None else self.typed)
         elif key == "menu":
-            from app.screens.menu import MenuScreen
-
-            self.app.reset_to(MenuScreen(self.app))
+            self.app.reset_to(navigation.make(self.app, "menu"))
 
     def submit(self, text: str) -> bool:
         """Check the ID; a participant who already consented resumes, a new one sees the consent text."""
@@ -277,9 +275,7 @@ class ProgressScreen(StudyScreen):
     def pause(self) -> None:
         """Stop here; the participant resumes by typing the same ID."""
         if self.step_info is None:
-            from app.screens.menu import MenuScreen
-
-            self.app.reset_to(MenuScreen(self.app))
+            self.app.reset_to(navigation.make(self.app, "menu"))
             return
         self.app.reset_to(ParticipantScreen(self.app, self.ctx))
 
@@ -288,16 +284,12 @@ class ProgressScreen(StudyScreen):
         step = self.step_info
         if step is None:
             return
-        from app.screens.new_game import start_session
-
         if step.kind == "survey" and step.record_id is not None:
-            from app.screens.survey import SurveyScreen
-
-            self.app.reset_to(SurveyScreen.for_record(self.app, step.record_id, then="study"))
+            self.app.reset_to(navigation.make(self.app, "survey_for_record", step.record_id, then="study"))
         elif step.kind == "resume" and step.session is not None:
-            start_session(self.app, step.session)
+            navigation.start_session(self.app, step.session)
         elif step.kind == "game" and step.plan is not None:
-            start_session(self.app, self.ctx.new_session(step.plan))
+            navigation.start_session(self.app, self.ctx.new_session(step.plan))
         else:
             self.app.replace(ThankYouScreen(self.app, self.ctx))
 
@@ -379,3 +371,9 @@ class ThankYouScreen(StudyScreen):
             for part in txt.wrap(line, size, min(w - 2 * margin, max(1000, int(w * 0.6)))):
                 txt.blit_text(surface, part, (w // 2, y), size, WHITE, False, "midtop")
                 y += int(size * 1.5)
+
+
+navigation.register(ParticipantScreen.name, ParticipantScreen)
+navigation.register(ConsentScreen.name, ConsentScreen)
+navigation.register(ProgressScreen.name, ProgressScreen)
+navigation.register(ThankYouScreen.name, ThankYouScreen)

@@ -7,11 +7,12 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from app import summaries
+from app import navigation, summaries
 from app import text as txt
 from app.art import card_art
 from app.i18n import t
-from app.main import Screen
+from app.navigation import Screen
+from app.study import study_progress_text
 from app.tables.base import GOLD, MUTED, WHITE
 from app.widgets import button, line_height
 
@@ -284,22 +285,18 @@ class MatchEndScreen(Screen):
         """Leave the match end for the survey (when due; always in a study) or the next screen."""
         app = self.app
         if self.in_study:
-            from app.screens.survey import SurveyScreen
-
             if self.record_id is None:  # not recorded: nothing to link answers to; the game is played again
-                go_next(app, "study", self.ctl.session)
+                navigation.go_next(app, "study", self.ctl.session)
                 return
-            app.replace(SurveyScreen(app, self.ctl.session, self.record_id, then="study", in_study=True))
+            app.replace(navigation.make(app, "survey", self.ctl.session, self.record_id, then="study", in_study=True))
             return
         from saves.survey import survey_due
 
         games = self.games_finished()
         if survey_due(app.settings, games):
-            from app.screens.survey import SurveyScreen
-
-            app.replace(SurveyScreen(app, self.ctl.session, self.record_id, then=where))
+            app.replace(navigation.make(app, "survey", self.ctl.session, self.record_id, then=where))
             return
-        go_next(app, where, self.ctl.session)
+        navigation.go_next(app, where, self.ctl.session)
 
     def games_finished(self) -> int:
         """Number of recorded games (for the survey frequency)."""
@@ -356,34 +353,5 @@ class MatchEndScreen(Screen):
                           "center", max_width=w - 40)
 
 
-def study_progress_text(app: Any, session: Any) -> str:
-    """"Game 2 of 6" for a game of the study the app is running, else ""."""
-    ctx = getattr(app, "study", None)
-    if ctx is None or session is None or not ctx.is_study_session(session):
-        return ""
-    number = int((session.study or {}).get("game_number", 0)) + 1
-    return t("Game {n} of {total}", n=number, total=ctx.total)
-
-
-def go_next(app: Any, where: str, session: Any) -> None:
-    """After the match (and survey): a new game with the same seats, or the menu."""
-    from app.screens.menu import MenuScreen
-
-    ctx = getattr(app, "study", None)
-    if where == "study" and ctx is not None and ctx.run is not None:
-        from app.screens.study import ProgressScreen
-
-        app.reset_to(ProgressScreen(app, ctx))
-        return
-    if where == "again":
-        from app.screens.new_game import NewGameScreen
-
-        app.reset_to(MenuScreen(app))
-        screen = NewGameScreen(app, session.match.game.name)
-        screen.variant = dict(session.match.game.variant)
-        from saves.session import Seat
-
-        screen.seats = [Seat(s.kind, s.name, s.spec if not s.preset else "", s.preset) for s in session.seats]
-        app.push(screen)
-    else:
-        app.reset_to(MenuScreen(app))
+navigation.register(SummaryScreen.name, SummaryScreen)
+navigation.register(MatchEndScreen.name, MatchEndScreen)

@@ -13,10 +13,10 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from app import i18n
+from app import i18n, navigation
 from app import text as txt
 from app.i18n import t
-from app.main import BACKGROUND, Screen
+from app.navigation import BACKGROUND, Screen
 from app.tables.base import GOLD, MUTED, WHITE
 from app.widgets import button, entry, line_height
 
@@ -253,9 +253,7 @@ class SurveyScreen(Screen):
             except Exception as e:  # noqa: BLE001
                 self.error = t("The answers could not be saved: {error}", error=str(e))
                 return False
-        from app.screens.summary import go_next
-
-        go_next(self.app, self.then, self.session)
+        navigation.go_next(self.app, self.then, self.session)
         return True
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -285,3 +283,7 @@ class SurveyScreen(Screen):
                 lines = txt.wrap(message, size, w - 2 * margin)[:3]
                 for line in reversed(lines):
                     bottom = txt.blit_text(surface, line, (w // 2, bottom), size, colour, False, "midbottom").top - 2
+
+
+navigation.register(SurveyScreen.name, SurveyScreen)
+navigation.register("survey_for_record", SurveyScreen.for_record)

@@ -11,16 +11,18 @@ import pygame
 import pygame_gui
 
 from app import moves as movelib
+from app import navigation
 from app import text as txt
 from app.art import card_art
 from app.controller import Controller
 from app.i18n import t
 from app.layout import TableLayout, table_layout
-from app.main import Screen
+from app.navigation import Screen
+from app.study import study_progress_text
 from app.tables import Scene, Sprite, View, renderer_for
 from app.tables.base import GOLD, MUTED, WHITE, hand_counts, stock_count
 from app.widgets import button, fit_button_text, line_height
-from engine.games.tricks import PASS_FLAG, TrickState
+from engine import registry
 
 ANIM_SECONDS = {0: 0.0, 1: 0.45, 2: 0.25, 3: 0.12}
 TRICK_PAUSE_MS = {0: 500, 1: 1400, 2: 900, 3: 550}
@@ -58,6 +60,8 @@ class TableScreen(Screen):
         self.ctl = controller
         game = controller.match.game
         self.game = game
+        self.kind = registry.entry(game.name).table
+        """The registry's table kind: 'trick', 'capture' or 'shedding'."""
         settings = app.settings
         self.renderer = renderer_for(game.name)(game, card_art(game.deck.name, settings.card_style))
         self.ctl.min_delay_ms = settings.ai_min_delay_ms
@@ -147,7 +151,7 @@ class TableScreen(Screen):
                                         ("menu", t("Menu (Esc)"))]
         if self.in_study:  # a participant plays without hints or undo; Esc pauses the study
             items = [("review", t("Last trick (T)")), ("rules", t("Rules")), ("menu", t("Pause (Esc)"))]
-        if not isinstance(self.ctl.state, TrickState):  # Scopone, Pharaoh: there is no last trick to show
+        if self.kind != "trick":  # capture and shedding games have no last trick to show
             items = [item for item in items if item[0] != "review"]
         y = side.bottom - len(items) * (bh + gap)
         for key, label_text in items:
@@ -257,12 +261,12 @@ class TableScreen(Screen):
     def choice_labels(self, moves: list[int]) -> list[str]:
         """The choice list's texts: each move's label, without the cards when every choice plays the same
         cards (Pharaoh's Ober naming a suit: the raised card is already shown; only the suit differs)."""
-        if self.game.name == "pharaoh" and len(moves) > 1:
-            from engine.games.pharaoh import named_suit
-
-            same = {tuple(movelib.move_cards(self.ctl.state, m)) for m in moves}
-            if len(same) == 1 and all(named_suit(m) >= 0 for m in moves):
-                return ["→ " + t(self.game.deck.suit_names[named_suit(m)]) for m in moves]
+        state = self.ctl.state
+        if len(moves) > 1:
+            same = {tuple(movelib.move_cards(state, m)) for m in moves}
+            suits = [movelib.named_suit(state, m) for m in moves]
+            if len(same) == 1 and all(s is not None for s in suits):
+                return ["→ " + t(self.game.deck.suit_names[s]) for s in suits if s is not None]
         return [self.move_label(m) for m in moves]
 
     def card_name(self, card: int) -> str:
@@ -274,18 +278,16 @@ class TableScreen(Screen):
 
     def move_label(self, move: int) -> str:
         """Readable text of a move for buttons and the choice list."""
-        if self.game.name in ("scopone", "scopa"):
+        if self.kind == "capture":
             cards = movelib.move_cards(self.ctl.state, move)
             if len(cards) > 1:
                 return t("take {cards}", cards=" + ".join(self.card_name(c) for c in cards[1:]))
             return t("lay it on the table")
-        if self.game.name == "pharaoh":
-            from engine.games.pharaoh import named_suit
-
+        if self.kind == "shedding":
             cards = movelib.move_cards(self.ctl.state, move)
             text = " + ".join(self.card_name(c) for c in cards)
-            suit = named_suit(move)
-            if suit >= 0:
+            suit = movelib.named_suit(self.ctl.state, move)
+            if suit is not None:
                 text += " → " + t(self.game.deck.suit_names[suit])
             if text:
                 return text
@@ -329,9 +331,7 @@ class TableScreen(Screen):
         elif key == "review":
             self.review = not self.review
         elif key == "rules":
-            from app.screens.rules import RulesScreen
-
-            self.app.push(RulesScreen(self.app, self.game.name))
+            self.app.push(navigation.make(self.app, "rules", self.game.name))
         elif key == "menu":
             self.to_menu()
         elif key == "privacy":
@@ -354,15 +354,11 @@ class TableScreen(Screen):
     def to_menu(self) -> None:
         """Leave the table for the main menu, or in a study for the study's progress screen (the game stays
         autosaved and continues from there)."""
-        from app.screens.menu import MenuScreen
-
         self.ctl.close()
         if self.in_study:
-            from app.screens.study import ProgressScreen
-
-            self.app.reset_to(ProgressScreen(self.app, self.app.study))
+            self.app.reset_to(navigation.make(self.app, "study_progress", self.app.study))
             return
-        self.app.reset_to(MenuScreen(self.app))
+        self.app.reset_to(navigation.make(self.app, "menu"))
 
     def clear_selection(self) -> None:
         """Forget selected cards and any open choice."""
@@ -459,8 +455,6 @@ class TableScreen(Screen):
     def card_reason(self, card: int) -> str:
         """Why ``card`` cannot be played now."""
         state = self.ctl.state
-        if isinstance(state, TrickState):
-            return state.illegal_reason(card) or t("this card cannot be played now")
         try:
             move = state.parse_move(self.game.deck.text(card))
             reason = state.illegal_reason(move)
@@ -537,7 +531,7 @@ class TableScreen(Screen):
         if not ctl.human_to_move():
             return False
         legal = ctl.state.legal_moves()
-        return bool(legal) and isinstance(ctl.state, TrickState) and all(m & PASS_FLAG for m in legal)
+        return bool(legal) and all(ctl.state.is_pass_move(m) for m in legal)
 
     def pass_needed(self) -> int:
         """How many cards the current seat passes/discards in a row."""
@@ -546,7 +540,7 @@ class TableScreen(Screen):
         n = 0
         while n < 20 and state.current_player == seat:
             legal = state.legal_moves()
-            if not legal or not all(m & PASS_FLAG for m in legal):
+            if not legal or not all(state.is_pass_move(m) for m in legal):
                 break
             state.do(legal[0])
             n += 1
@@ -559,7 +553,8 @@ class TableScreen(Screen):
         cards = list(self.selected)
         self.selected = []
         for c in cards:
-            reason = self.ctl.play(c | PASS_FLAG)
+            move = movelib.pass_move(self.ctl.state, c)
+            reason = self.ctl.play(move) if move is not None else self.card_reason(c)
             if reason is not None:
                 self.ctl.notify(t("Not allowed: {reason}", reason=reason), error=True)
                 break
@@ -575,9 +570,7 @@ class TableScreen(Screen):
         ctl.update()
         if ctl.hand_over and not self.summary_shown and not self.looking_at_end and ctl.clock() >= ctl.hold_until:
             self.summary_shown = True
-            from app.screens.summary import SummaryScreen
-
-            self.app.push(SummaryScreen(self.app, ctl, self))
+            self.app.push(navigation.make(self.app, "summary", ctl, self))
             return
         sig = self.action_signature()
         if sig != self.signature:
@@ -902,8 +895,6 @@ class TableScreen(Screen):
             hand_line += " · " + t("match to {n}", n=int(target) if float(target).is_integer() else target)
         y = txt.blit_text(surface, hand_line, (x, y), size, MUTED, max_width=w).bottom + 8
         if self.in_study:
-            from app.screens.summary import study_progress_text
-
             y = txt.blit_text(surface, study_progress_text(self.app, ctl.session), (x, y), size, GOLD, True,
                               max_width=w).bottom + 8
         for team, total in zip(self.game.teams(), match.totals, strict=False):
@@ -934,7 +925,7 @@ class TableScreen(Screen):
                     break
                 txt.blit_text(surface, part, (x, y), int(size * 0.9), colour)
                 y += int(size * 0.9) + 4
-        if not isinstance(self.ctl.state, TrickState):  # no last trick in Scopone and Pharaoh
+        if self.kind != "trick":  # no last trick in the capture and shedding games
             keys = t("Keys: arrows, Enter, F11 full screen") if self.in_study else \
                 t("Keys: arrows, Enter, H hint, U undo, F11 full screen")
         else:
@@ -966,7 +957,7 @@ class TableScreen(Screen):
                     return t("{name}: choose {n} cards to discard", name=name, n=self.pass_needed())
                 return t("{name}: choose {n} cards to pass", name=name, n=self.pass_needed())
             if self.choice is not None:
-                if self.game.name in ("scopone", "scopa"):
+                if self.kind == "capture":
                     return t("{name}: choose what to take (click table cards or a line)", name=name)
                 return t("{name}: choose how to play it", name=name)
             if ctl.hint_pending():
@@ -983,3 +974,6 @@ class TableScreen(Screen):
         if self.on_move in self.ctl.listeners:
             self.ctl.listeners.remove(self.on_move)
         self.ctl.close()
+
+
+navigation.register(TableScreen.name, TableScreen)

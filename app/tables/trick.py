@@ -8,11 +8,10 @@ import pygame
 from app.i18n import count_text, t
 from app.layout import TableLayout
 from app.tables.base import MUTED, Label, Scene, Sprite, TableRenderer, View
-from engine.games.tricks import PASS_FLAG
 
 
 class TrickRenderer(TableRenderer):
-    """Renderer of every :class:`engine.games.tricks.TrickState` game."""
+    """Renderer of the trick-taking games (registry table kind ``trick``)."""
 
     def seat_detail(self, view: View, seat: int) -> str:
         """Second line under a seat's name."""
@@ -95,4 +94,4 @@ class TrickRenderer(TableRenderer):
     def needs_pass_selection(self, view: View) -> bool:
         """Whether the current moves are passes/discards."""
         moves = view.legal_moves
-        return bool(moves) and all(m & PASS_FLAG for m in moves)
+        return bool(moves) and all(view.state.is_pass_move(m) for m in moves)

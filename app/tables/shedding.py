@@ -10,7 +10,7 @@ from app.layout import TableLayout
 from app.tables.base import GOLD, MUTED, Label, Scene, Sprite, TableRenderer, View
 
 
-class PharaohRenderer(TableRenderer):
+class SheddingRenderer(TableRenderer):
     """Pharaoh table."""
     ordered_moves = True
 
