@@ -28,6 +28,8 @@ class MenuScreen(Screen):
         self._deco: list[tuple[pygame.Surface, tuple[int, int]]] = []
         self._deco_size: tuple[int, int] | None = None
         self.has_autosave = False
+        self.asking_quit = False
+        """Esc was pressed: the menu asks whether to quit (Enter quits, Esc stays)."""
         try:
             self.store = app.autosave_store()
             self.has_autosave = bool(self.store.exists())
@@ -49,12 +51,15 @@ class MenuScreen(Screen):
             items.append(("study", t("Study")))
         items += [("stats", t("Statistics")), ("settings", t("Settings")),
                   ("rules", t("Rules")), ("quit", t("Quit"))]
+        if self.asking_quit:
+            items = [("quit_yes", t("Quit (Enter)")), ("quit_no", t("Stay (Esc)"))]
         total = len(items) * (bh + gap)
         y = max(int(h * 0.32), (h - total) // 2 + h // 12)
         self.buttons = {}
         for key, label in items:
             r = pygame.Rect((w - bw) // 2, y, bw, bh)
-            self.buttons[key] = button(self.ui, r, label, "#primary" if key in ("continue", "new") else None)
+            primary = key in ("continue", "new", "quit_yes")
+            self.buttons[key] = button(self.ui, r, label, "#primary" if primary else None)
             y += bh + gap
 
     def handle(self, event: pygame.event.Event) -> None:
@@ -63,9 +68,14 @@ class MenuScreen(Screen):
             key = next((k for k, b in self.buttons.items() if b is event.ui_element), None)
             if key:
                 self.activate(key)
+        elif event.type == pygame.KEYDOWN and self.asking_quit:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_q):
+                self.activate("quit_yes")
+            elif event.key == pygame.K_ESCAPE:
+                self.activate("quit_no")
         elif event.type == pygame.KEYDOWN:
             shortcuts = {pygame.K_n: "new", pygame.K_c: "continue", pygame.K_s: "settings", pygame.K_r: "rules",
-                         pygame.K_q: "quit", pygame.K_ESCAPE: "quit"}
+                         pygame.K_q: "quit", pygame.K_ESCAPE: "ask_quit"}
             key = shortcuts.get(event.key)
             if key and (key != "continue" or self.has_autosave):
                 self.activate(key)
@@ -87,8 +97,11 @@ class MenuScreen(Screen):
             app.push(navigation.make(app, "settings"))
         elif key == "rules":
             app.push(navigation.make(app, "rules", None))
-        elif key == "quit":
+        elif key in ("quit", "quit_yes"):
             app.quit()
+        elif key in ("ask_quit", "quit_no"):
+            self.asking_quit = key == "ask_quit"
+            app.rebuild()
 
     def continue_game(self) -> None:
         """Restore the autosaved game and open its table."""
@@ -169,6 +182,9 @@ class MenuScreen(Screen):
         txt.blit_text(surface, "cardtable", (w // 2, int(h * 0.14)), big, GOLD, True, "center")
         txt.blit_text(surface, " · ".join(t(e.title) for e in registry.entries()),
                       (w // 2, int(h * 0.14) + big), max(14, h // 45), MUTED, False, "center", max_width=w - 40)
+        if self.asking_quit:
+            txt.blit_text(surface, t("Quit cardtable?"), (w // 2, int(h * 0.32) - max(14, h // 30)), max(16, h // 30),
+                          GOLD, True, "center", max_width=w - 40)
         keys = t("Keys: N new game, S settings, R rules, Q quit") if not self.has_autosave else \
             t("Keys: C continue, N new game, S settings, R rules, Q quit")
         if not self.message:  # the message takes the place of the key help

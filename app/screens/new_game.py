@@ -7,6 +7,7 @@ from typing import Any
 
 import pygame
 import pygame_gui
+from pygame_gui.elements import UITextEntryLine
 
 from app import i18n, navigation, workers
 from app import text as txt
@@ -238,7 +239,7 @@ class NewGameScreen(Screen):
 
     def typing(self) -> bool:
         """Whether a text field has the keyboard focus."""
-        return any(getattr(wdg, "is_focused", False) for wdg in self.widgets.values())
+        return any(isinstance(wdg, UITextEntryLine) and wdg.is_focused for wdg in self.widgets.values())
 
     def on_dropdown(self, key: Any, text: str) -> None:
         """Apply a drop-down choice."""

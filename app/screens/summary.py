@@ -79,8 +79,8 @@ class SummaryScreen(Screen):
         over = self.ctl.match_over
         self.buttons = {
             "next": button(self.ui, pygame.Rect(self.panel.right - bw - 16, y, bw, bh),
-                           t("Match result") if over else t("Next hand (Enter)"), "#primary"),
-            "table": button(self.ui, pygame.Rect(self.panel.left + 16, y, bw, bh), t("Look at the table")),
+                           t("Match result (Enter)") if over else t("Next hand (Enter)"), "#primary"),
+            "table": button(self.ui, pygame.Rect(self.panel.left + 16, y, bw, bh), t("Look at the table (Esc)")),
         }
 
     def handle(self, event: pygame.event.Event) -> None:
@@ -89,12 +89,18 @@ class SummaryScreen(Screen):
             if event.ui_element is self.buttons.get("next"):
                 self.next()
             elif event.ui_element is self.buttons.get("table"):
-                self.table.looking_at_end = True
-                self.table.summary_shown = False
-                self.table.review = self.ctl.last_trick is not None
-                self.app.pop()
+                self.look_at_table()
         elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.next()
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.look_at_table()
+
+    def look_at_table(self) -> None:
+        """Back to the finished hand's table (its last trick shown) until "Show the result"."""
+        self.table.looking_at_end = True
+        self.table.summary_shown = False
+        self.table.review = self.ctl.last_trick is not None
+        self.app.pop()
 
     def next(self) -> None:
         """Deal the next hand, or show the match result after the last one."""

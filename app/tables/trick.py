@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pygame
 
+from app import describe
 from app.i18n import count_text, t
 from app.layout import TableLayout
 from app.tables.base import MUTED, Label, Scene, Sprite, TableRenderer, View
@@ -88,7 +89,7 @@ class TrickRenderer(TableRenderer):
         if view.received and view.received_from is not None:
             deck = self.game.deck
             lines.append(t("Received from {name}: {cards}", name=view.names[view.received_from],
-                           cards=" ".join(deck.text(c) for c in sorted(view.received))))
+                           cards=describe.cards_text(deck, sorted(view.received))))
         return lines
 
     def needs_pass_selection(self, view: View) -> bool:
