@@ -17,7 +17,7 @@ from app.i18n import t
 from app.navigation import BACKGROUND, Screen  # noqa: F401 - re-exported
 
 THEME_PATH: Path = Path(__file__).resolve().parent.parent / "assets" / "themes" / "theme.json"
-MIN_SIZE = (1024, 640)
+MIN_SIZE = (800, 600)
 
 
 class App:

@@ -1,9 +1,12 @@
 """``python -m app --tour DIR``: drive the app through every screen and write a PNG of each.
 
-Works with ``SDL_VIDEODRIVER=dummy``. Writes ``DIR/<size>-<lang>-<screen>.png`` for two window sizes and two
-languages, and ``DIR/tour.json``::
+Works with ``SDL_VIDEODRIVER=dummy``. Writes ``DIR/<size>-<lang>-<screen>.png`` for three window sizes (the
+smallest the app allows, 800x600, up to 2560x1440) and every language, with an action-log screen of each table
+kind (``...-log_<kind>.png``), and ``DIR/tour.json``::
 
-    {"screens": [...], "frame_ms_while_ai_thinks": {"p50", "p95", "max"}, "startup_s": x}
+    {"screens": [...], "clipped": [...], "frame_ms_while_ai_thinks": {"p50", "p95", "max"}, "startup_s": x}
+
+``clipped`` lists every drawn text that did not fit its box (``app.text.clipped``): screen, size, language, text.
 
 Frame times are the work time of each frame (events, update, draw) at 1280x800 while an AI searches in the
 background worker; ``startup_s`` is the wall time of a fresh ``python -m app --startup-probe`` process from
@@ -22,8 +25,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-SIZES: tuple[tuple[int, int], ...] = ((1024, 640), (2560, 1440))
-LANGS: tuple[str, ...] = ("en", "pt")
+SIZES: tuple[tuple[int, int], ...] = ((800, 600), (1024, 640), (2560, 1440))
+LANGS: tuple[str, ...] = ("en", "pt", "it", "sk")
 PERF_SIZE = (1280, 800)
 EXAMPLE_STUDY = Path(__file__).resolve().parent.parent / "saves" / "examples" / "study.json"
 
@@ -54,16 +57,28 @@ class Tour:
         self.screens: list[str] = []
         self.app: Any = None
         self.prefix = ""
+        self.size = ""
+        self.lang = ""
+        self.clipped: list[dict[str, Any]] = []
 
     def shot(self, name: str, frames: int = 2) -> None:
         """Draw a couple of frames and save the window as a PNG."""
         import pygame
+
+        from app import text
 
         for _ in range(frames):
             self.app.step()
         file = f"{self.prefix}-{name}.png"
         pygame.image.save(self.app.surface, str(self.out / file))
         self.screens.append(file)
+        seen = {(c["screen"], c["text"]) for c in self.clipped}
+        for content, room, needed in text.clipped or []:
+            if (name, content) not in seen:
+                seen.add((name, content))
+                self.clipped.append({"screen": name, "size": self.size, "language": self.lang, "text": content,
+                                     "room_px": room, "needed_px": needed})
+        text.clipped = []
 
     def table(self, game_name: str, variant: dict[str, Any] | None = None, humans: int = 1, seed: int = 7,
               stop: Any = None) -> Any:
@@ -81,6 +96,7 @@ class Tour:
             seats[2 % game.num_players] = Seat("human", seats[2 % game.num_players].name)
             seats[1] = Seat("ai", seats[1].name, "random", "casual")
         session = new_session(game, seats, seed)
+        session.meta["hand_start"] = {"hand": 0, "state": session.match.state.to_json()}  # as a real game has
         rng = random.Random(seed)
         if stop is not None:
             advance(session, rng, stop)
@@ -110,10 +126,17 @@ class Tour:
         app.reset_to(RulesScreen(app, entries[0].name))
         self.shot("rules")
         reviewed = False
+        logged: set[str] = set()
         for entry in entries:
             name = entry.name
             scr = self.table(name, stop=lambda s: len(getattr(s, "history", [])) >= 6 and s.current_player == 0)
             self.shot(f"table_{name}")
+            if entry.table not in logged:
+                logged.add(entry.table)
+                scr = self.table(name, stop=lambda s: len(getattr(s, "history", [])) >= 24 and s.current_player == 0)
+                scr.show_log = True
+                self.shot(f"log_{entry.table}")
+                scr.show_log = False
             if not reviewed and scr.ctl.last_trick is not None:
                 scr.review = True
                 self.shot("last_trick")
@@ -287,6 +310,9 @@ def run_tour(directory: str) -> int:
     from app.main import App
 
     tour = Tour(out)
+    from app import text
+
+    text.clipped = []
     app = App(SIZES[0], headless=True)
     tour.app = app
     app.settings.animation_speed = 0
@@ -297,13 +323,17 @@ def run_tour(directory: str) -> int:
             for size in SIZES:
                 app.resize(size)
                 tour.prefix = f"{size[0]}x{size[1]}-{lang}"
+                tour.size, tour.lang = f"{size[0]}x{size[1]}", lang
                 tour.run_screens()
         app.set_language("en")
+        text.clipped = None
         frames = tour.measure_frames()
     finally:
         app.shutdown()
     startup = startup_seconds()
-    report = {"screens": tour.screens, "frame_ms_while_ai_thinks": frames, "startup_s": startup}
-    (out / "tour.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
-    print(json.dumps({"screens": len(tour.screens), "frame_ms_while_ai_thinks": frames, "startup_s": startup}))
+    report = {"screens": tour.screens, "clipped": tour.clipped, "frame_ms_while_ai_thinks": frames,
+              "startup_s": startup}
+    (out / "tour.json").write_text(json.dumps(report, indent=2, ensure_ascii=False), encoding="utf-8")
+    print(json.dumps({"screens": len(tour.screens), "clipped": len(tour.clipped), "frame_ms_while_ai_thinks": frames,
+                      "startup_s": startup}))
     return 0

@@ -168,7 +168,9 @@ class NewGameScreen(Screen):
             oy += gap
         # Seats.
         y = right.top
-        label(ui, pygame.Rect(right.left, y, col_w, bh), t("Seats (in play order)"))
+        partners = self.valid() and any(len(team) > 1 for team in self.game().teams())
+        heading = t("Seats (in play order; A and B are the teams)") if partners else t("Seats (in play order)")
+        label(ui, pygame.Rect(right.left, y, col_w, bh), heading)
         y += bh + gap
         n = self.num_players()
         while len(self.seats) < n:
@@ -177,7 +179,7 @@ class NewGameScreen(Screen):
         teams = self.game().teams() if self.valid() else []
         for i, seat in enumerate(self.seats):
             team = next((k for k, tm in enumerate(teams) if i in tm and len(tm) > 1), None)
-            tag = f"{i + 1}" + (f" ({t('team')} {'AB'[team % 2]})" if team is not None else "")
+            tag = f"{i + 1}" + (f" · {'AB'[team % 2]}" if team is not None else "")
             label(ui, pygame.Rect(right.left, y, int(col_w * 0.22), bh), tag)
             nx = right.left + int(col_w * 0.22)
             nw = int(col_w * 0.36)
@@ -190,7 +192,7 @@ class NewGameScreen(Screen):
         if any(s.kind == "ai" for s in self.seats):
             for lv in workers.levels():
                 for line in txt.wrap(t(workers.describe_level(lv)), max(12, int(self.app.font_size * 0.85)),
-                                     col_w)[:2]:
+                                     col_w - 16)[:2]:
                     if y + bh * 2 > right.bottom:
                         break
                     label(ui, pygame.Rect(right.left, y, col_w, int(bh * 0.7)), line, "#help")

@@ -13,7 +13,7 @@ from app.i18n import t
 from app.navigation import BACKGROUND, Screen
 from app.study import NextStep, StudyContext, StudyError, check_participant_id
 from app.tables.base import GOLD, MUTED, WHITE
-from app.widgets import button, dropdown, entry, line_height
+from app.widgets import button, button_width, dropdown, entry, line_height
 
 ERROR = (255, 160, 140)
 PANEL = (12, 40, 28)
@@ -81,7 +81,8 @@ class StudyScreen(Screen):
         """A primary button on the right and an optional secondary one on the left."""
         w, h = self.app.size
         _, margin, bh = self.sizes()
-        bw = max(240, min(420, w // 4))
+        texts = [primary[1]] + ([secondary[1]] if secondary is not None else [])
+        bw = button_width(self.app.font_size, texts, max(240, min(420, w // 4)), w // 2 - 2 * margin)
         y = h - margin - bh
         self.buttons[primary[0]] = button(self.ui, pygame.Rect(w - margin - bw, y, bw, bh), primary[1], "#primary")
         if secondary is not None:

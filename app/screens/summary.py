@@ -14,7 +14,7 @@ from app.i18n import t
 from app.navigation import Screen
 from app.study import study_progress_text
 from app.tables.base import GOLD, MUTED, WHITE
-from app.widgets import button, line_height
+from app.widgets import button, button_width, line_height
 
 PANEL = (12, 40, 28)
 
@@ -74,9 +74,10 @@ class SummaryScreen(Screen):
         needed = head + self.layout_height(rows, small, width) + bh + 48
         self.panel = pygame.Rect(0, 0, width, min(h - 30, needed))
         self.panel.center = (w // 2, h // 2)
-        bw = min(340, self.panel.w // 2 - 30)
-        y = self.panel.bottom - bh - 16
         over = self.ctl.match_over
+        texts = [t("Match result (Enter)") if over else t("Next hand (Enter)"), t("Look at the table (Esc)")]
+        bw = button_width(self.app.font_size, texts, min(340, self.panel.w // 2 - 30), self.panel.w // 2 - 30)
+        y = self.panel.bottom - bh - 16
         self.buttons = {
             "next": button(self.ui, pygame.Rect(self.panel.right - bw - 16, y, bw, bh),
                            t("Match result (Enter)") if over else t("Next hand (Enter)"), "#primary"),

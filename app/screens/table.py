@@ -21,7 +21,7 @@ from app.navigation import Screen
 from app.study import study_progress_text
 from app.tables import Scene, Sprite, View, renderer_for
 from app.tables.base import GOLD, MUTED, WHITE, hand_counts, stock_count
-from app.widgets import button, line_height
+from app.widgets import button, button_width, line_height
 from engine import registry
 
 ANIM_SECONDS = {0: 0.0, 1: 0.45, 2: 0.25, 3: 0.12}
@@ -77,7 +77,8 @@ class TableScreen(Screen):
         self.kind = registry.entry(game.name).table
         """The registry's table kind: 'trick', 'capture' or 'shedding'."""
         settings = app.settings
-        self.renderer = renderer_for(game.name)(game, card_art(game.deck.name, settings.card_style))
+        values = self.kind == "capture" and bool(settings.extra.get("capture_values", False))
+        self.renderer = renderer_for(game.name)(game, card_art(game.deck.name, settings.card_style, values))
         self.ctl.min_delay_ms = settings.ai_min_delay_ms
         self.ctl.trick_pause_ms = TRICK_PAUSE_MS.get(settings.animation_speed, 900)
         study = getattr(app, "study", None)
@@ -208,7 +209,10 @@ class TableScreen(Screen):
         ctl = self.ctl
         bh = line_height(self.app.font_size)
         gap = max(4, bh // 6)
-        aw = min(int(lay.table.w * 0.3), 360)
+        texts = [self.confirm_text(), t("Show the result (Enter)")]
+        if ctl.human_to_move():
+            texts += [self.move_label(m) for m in movelib.group_by_card(ctl.state, ctl.state.legal_moves())[1][:4]]
+        aw = button_width(self.app.font_size, texts, min(int(lay.table.w * 0.3), 360), lay.table.w - 2 * lay.margin)
         ax = lay.table.centerx - aw // 2
         ay = lay.hand.top - bh - lay.margin
         if ctl.hand_over and self.looking_at_end:
@@ -1115,12 +1119,7 @@ class TableScreen(Screen):
                     break
                 txt.blit_text(surface, part, (x, y), int(size * 0.9), colour)
                 y += int(size * 0.9) + 4
-        if self.kind != "trick":  # no last trick in the capture and shedding games
-            keys = t("Keys: arrows, Enter, F11 full screen") if self.in_study else \
-                t("Keys: arrows, Enter, H hint, U undo, F11 full screen")
-        else:
-            keys = t("Keys: arrows, Enter, T last trick, F11 full screen") if self.in_study else \
-                t("Keys: arrows, Enter, H hint, U undo, T last trick, F11 full screen")
+        keys = t("Keys: arrows and Enter play, 1-9 pick a line, F11 full screen")
         help_lines = txt.wrap(keys, int(size * 0.8), w)
         hy = min(self.actions_top, self.choice_top) - len(help_lines) * (int(size * 0.8) + 3) - lay.margin
         if hy > y:

@@ -3,6 +3,8 @@ tricks taken per seat, and for Bisca the stock with the face-up trump card under
 
 from __future__ import annotations
 
+import math
+
 import pygame
 
 from app import describe
@@ -44,29 +46,41 @@ class TrickRenderer(TableRenderer):
         self.add_trump(scene, view, lay)
 
     def add_trump(self, scene: Scene, view: View, lay: TableLayout) -> None:
-        """The trump card, or Bisca's stock with the trump under it."""
+        """The turned-up trump only while it lies on the table (``GameState.turned_trump``): under the stock
+        (Bisca, Briscola) or in front of the dealer until the dealer plays it (Sueca); afterwards a small
+        trump-suit marker (``GameState.trump_suit``)."""
         state = view.state
-        trump_card = getattr(state, "trump_card", None)
+        turned = state.turned_trump()
+        suit = state.trump_suit()
         stock = view.stock_count
         sw, sh = int(lay.card_w * 0.8), int(lay.card_h * 0.8)
         x = lay.centre.left + lay.margin
         y = lay.centre.bottom - sh - lay.label_size - lay.margin
-        if stock is not None:
-            # Bisca: the stock with the trump card face up under it, turned sideways.
-            if isinstance(trump_card, int) and trump_card >= 0 and getattr(state, "trump_visible", True):
+        if stock:
+            if turned is not None:  # face up under the stock, turned sideways
                 r = pygame.Rect(0, 0, sh, sw)
                 r.midleft = (x + sw // 2, y + sh // 2)
-                scene.sprites.append(Sprite(("card", trump_card), r, trump_card, 90, "trump", -1, width=sw))
+                scene.sprites.append(Sprite(("card", turned), r, turned, 90, "trump", -1, width=sw))
             for i in range(min(stock, 4)):
                 r = pygame.Rect(x - i * 2, y - i * 2, sw, sh)
                 scene.sprites.append(Sprite(("stock", i), r, None, 0, "stock", -1, width=sw))
             scene.labels.append(Label(t("Stock: {n}", n=stock), (x + sw // 2, y + sh + lay.label_size // 2 + 4),
                                       int(lay.label_size * 0.9), MUTED, "center"))
-        elif isinstance(trump_card, int) and trump_card >= 0:
-            r = pygame.Rect(x, y, sw, sh)
-            scene.sprites.append(Sprite(("trumpref", trump_card), r, trump_card, 0, "trump", -1, width=sw))
-            scene.labels.append(Label(t("Trump"), (x + sw // 2, y + sh + lay.label_size // 2 + 4),
-                                      int(lay.label_size * 0.9), MUTED, "center"))
+            return
+        dealer = getattr(state, "dealer", None)
+        if turned is not None and isinstance(dealer, int):
+            angle = math.radians(self.seat_angle(dealer, view.bottom))
+            cx, cy = lay.trick_offset(math.degrees(angle), 1.0)
+            r = pygame.Rect(0, 0, sw, sh)
+            r.center = (int(cx - math.sin(angle) * lay.card_w * 1.15), int(cy + math.cos(angle) * lay.card_w * 1.15))
+            r.clamp_ip(lay.centre)
+            scene.sprites.append(Sprite(("card", turned), r, turned, 0, "trump", -1, width=sw))
+            scene.labels.append(Label(t("Trump"), (r.centerx, r.bottom + lay.label_size // 2 + 2),
+                                      int(lay.label_size * 0.85), MUTED, "center"))
+        elif suit is not None:
+            scene.labels.append(Label(t("Trump: {suit}", suit=t(self.game.deck.suit_names[suit])),
+                                      (x, lay.centre.bottom - lay.label_size), int(lay.label_size * 0.9), MUTED,
+                                      "midleft", plate=True))
 
     def info_lines(self, view: View) -> list[str]:
         """Game information for the sidebar."""
