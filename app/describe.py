@@ -237,3 +237,21 @@ def reason_text(reason: str, deck: Deck, card: int | None = None) -> str:
         if found:
             return t(template, **fields(deck, found.groupdict(), card))
     return reason
+
+
+def card_reason(state: GameState, card: int) -> tuple[str | None, str]:
+    """Why ``card`` cannot be played now: the engine's reason and the player's words for it ((None, "") when it
+    can be played). A card whose play must also name a suit (``>S`` in the notation) is asked about with the
+    first suit, so that the reason is about the card, not the missing suit."""
+    deck = state.game.deck
+    reason: str | None = None
+    for text in (deck.text(card), f"{deck.text(card)}>{deck.suits[0]}"):
+        try:
+            reason = state.illegal_reason(state.parse_move(text))
+        except Exception:  # noqa: BLE001 - not a move in this notation
+            continue
+        if reason is None or "name a suit" not in reason:
+            break
+    if reason is None:
+        return None, ""
+    return reason, reason_text(reason, deck, card)

@@ -567,16 +567,9 @@ class TableScreen(Screen):
                 self.play(remaining[0])
 
     def card_reason(self, card: int) -> str:
-        """Why ``card`` cannot be played now."""
-        state = self.ctl.state
-        try:
-            move = state.parse_move(self.game.deck.text(card))
-            reason = state.illegal_reason(move)
-            if reason:
-                return describe.reason_text(reason, self.game.deck, card)
-        except Exception:  # noqa: BLE001
-            pass
-        return t("this card cannot be played now")
+        """Why ``card`` cannot be played now, in the player's language."""
+        reason, shown = describe.card_reason(self.ctl.state, card)
+        return shown if reason else t("this card cannot be played now")
 
     def on_hover(self, pos: tuple[int, int]) -> None:
         """Show why an illegal card cannot be played while the mouse is over it."""

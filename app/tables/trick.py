@@ -69,11 +69,12 @@ class TrickRenderer(TableRenderer):
             return
         dealer = getattr(state, "dealer", None)
         if turned is not None and isinstance(dealer, int):
-            angle = math.radians(self.seat_angle(dealer, view.bottom))
-            cx, cy = lay.trick_offset(math.degrees(angle), 1.0)
+            # In the corner of the centre on the dealer's left (seen from the dealer), next to the dealer's seat.
+            corner = math.radians(self.seat_angle(dealer, view.bottom) + 45)
+            c = lay.centre.inflate(-2 * lay.margin - sw, -2 * lay.margin - 2 * lay.label_size)
             r = pygame.Rect(0, 0, sw, sh)
-            r.center = (int(cx - math.sin(angle) * lay.card_w * 1.15), int(cy + math.cos(angle) * lay.card_w * 1.15))
-            r.clamp_ip(lay.centre)
+            r.center = (c.centerx + (c.w - sw) // 2 * (1 if math.cos(corner) > 0 else -1),
+                        c.centery + (c.h - sh) // 2 * (1 if math.sin(corner) > 0 else -1))
             scene.sprites.append(Sprite(("card", turned), r, turned, 0, "trump", -1, width=sw))
             scene.labels.append(Label(t("Trump"), (r.centerx, r.bottom + lay.label_size // 2 + 2),
                                       int(lay.label_size * 0.85), MUTED, "center"))
