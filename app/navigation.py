@@ -15,7 +15,8 @@ import pygame
 import pygame_gui
 
 from app.controller import Controller
-from saves.session import GameSession, Seat
+from app.sessions import rematch
+from saves.session import GameSession
 
 if TYPE_CHECKING:
     from app.main import App
@@ -87,14 +88,12 @@ def start_session(app: Any, session: GameSession, warnings: list[str] | None = N
 
 
 def go_next(app: Any, where: str, session: GameSession) -> None:
-    """After the match (and survey): the study's progress, a new game with the same seats, or the menu."""
+    """After the match (and survey): the study's progress, a rematch with the same seats, or the menu."""
     ctx = getattr(app, "study", None)
     if where == "study" and ctx is not None and ctx.run is not None:
         app.reset_to(make(app, "study_progress", ctx))
         return
+    if where == "again":  # a rematch: the same game, variant and seats, dealt anew
+        start_session(app, rematch(session))
+        return
     app.reset_to(make(app, "menu"))
-    if where == "again":
-        screen: Any = make(app, "new_game", session.match.game.name)
-        screen.variant = dict(session.match.game.variant)
-        screen.seats = [Seat(s.kind, s.name, s.spec if not s.preset else "", s.preset) for s in session.seats]
-        app.push(screen)

@@ -513,7 +513,7 @@ def test_keyboard_play_and_illegal_card_reason_on_hover(app: Any) -> None:
     assert ctl.session.ply == ply + 1 and ctl.session.moves[0][-1] == target
 
 
-@pytest.mark.parametrize("size", [(1024, 640), (2560, 1440)])
+@pytest.mark.parametrize("size", [(800, 600), (1024, 640), (2560, 1440)])
 def test_no_overlaps_on_any_table(app: Any, size: tuple[int, int]) -> None:
     from app.tour import advance
 

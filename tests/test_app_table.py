@@ -42,14 +42,15 @@ def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     i18n.set_language("en")
 
 
-def open_table(app: Any, game_name: str, seed: int = 1, stop: Any = None, humans: tuple[int, ...] = (0,)) -> Any:
+def open_table(app: Any, game_name: str, seed: int = 1, stop: Any = None, humans: tuple[int, ...] = (0,),
+               variant: dict[str, Any] | None = None) -> Any:
     """A table with random AIs, advanced by random moves until ``stop(state)`` (the hand's start recorded)."""
     from app.controller import Controller
     from app.screens.new_game import new_session
     from app.screens.table import TableScreen
     from app.tour import advance
 
-    game = registry.create(game_name)
+    game = registry.create(game_name, variant or {})
     seats = [Seat("human", f"H{i}") if i in humans else Seat("ai", f"AI{i}", "random", "casual")
              for i in range(game.num_players)]
     session = new_session(game, seats, seed)
@@ -298,3 +299,21 @@ def test_court_index_letters_follow_the_language() -> None:
     finally:
         i18n.set_language("en")
     assert index_letters("italian40") == {"J": "J", "H": "H", "K": "K"}
+
+
+def test_play_again_is_a_rematch_with_the_same_seats(app: Any) -> None:
+    app.settings.survey = "off"
+    screen = open_table(app, "scopa", seed=8, humans=(), variant={"target": 0})
+    ctl = screen.ctl
+    for _ in range(3000):
+        if app.top is not screen:
+            break
+        app.step()
+    assert app.top.name == "summary" and ctl.match_over
+    key(app, pygame.K_RETURN)
+    assert app.top.name == "match_end" and "(Enter)" in app.top.buttons["again"].text
+    key(app, pygame.K_RETURN)
+    table = app.top
+    assert table.name == "table" and table.ctl is not ctl and table.ctl.session.ply == 0
+    assert table.game.name == "scopa" and table.game.variant == ctl.match.game.variant
+    assert [(s.kind, s.name) for s in table.ctl.seats] == [(s.kind, s.name) for s in ctl.seats]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pygame
@@ -13,11 +12,12 @@ from app import i18n, navigation, workers
 from app import text as txt
 from app.i18n import t
 from app.navigation import BACKGROUND, Screen
+from app.sessions import new_session
 from app.tables.base import GOLD, MUTED
 from app.widgets import button, dropdown, entry, label, line_height
 from engine import registry
 from engine.game import Game, Option, VariantError
-from saves.session import GameSession, Seat
+from saves.session import Seat
 
 AI_NAMES = ("Ana", "Bruno", "Carla", "Dino", "Eva", "Filipe")
 
@@ -28,18 +28,6 @@ def default_seats(n: int, player_name: str = "") -> list[Seat]:
     for i in range(1, n):
         seats.append(Seat("ai", AI_NAMES[(i - 1) % len(AI_NAMES)], "", "casual"))
     return seats
-
-
-def new_session(game: Game, seats: list[Seat], seed: int | None = None) -> GameSession:
-    """A fresh match session with AI specs filled from their presets."""
-    from engine.match import Match
-
-    if seed is None:
-        seed = random.SystemRandom().getrandbits(62)
-    for s in seats:
-        if s.kind == "ai" and not s.spec:
-            s.spec = workers.preset_spec(game.name, s.preset or "casual")
-    return GameSession(Match.start(game, seed), seats, seed)
 
 
 def option_values(option: Option) -> list[str] | None:

@@ -264,7 +264,8 @@ class MatchEndScreen(Screen):
         """Create this screen's GUI elements for the current window size."""
         w, h = self.app.size
         bh = line_height(self.app.font_size)
-        bw = max(240, min(360, w // 4))
+        texts = [t("Play again (Enter)"), t("Main menu (Esc)")]
+        bw = button_width(self.app.font_size, texts, max(240, min(360, w // 4)), w // 2 - 30)
         y = int(h * 0.72)
         if self.in_study:
             r = pygame.Rect(0, y, bw + 80, bh)
@@ -272,8 +273,8 @@ class MatchEndScreen(Screen):
             self.buttons = {"study": button(self.ui, r, t("Continue (Enter)"), "#primary")}
             return
         self.buttons = {
-            "again": button(self.ui, pygame.Rect(w // 2 - bw - 10, y, bw, bh), t("Play again"), "#primary"),
-            "menu": button(self.ui, pygame.Rect(w // 2 + 10, y, bw, bh), t("Main menu")),
+            "again": button(self.ui, pygame.Rect(w // 2 - bw - 10, y, bw, bh), t("Play again (Enter)"), "#primary"),
+            "menu": button(self.ui, pygame.Rect(w // 2 + 10, y, bw, bh), t("Main menu (Esc)")),
         }
 
     def handle(self, event: pygame.event.Event) -> None:
@@ -285,8 +286,9 @@ class MatchEndScreen(Screen):
                 self.leave_to("menu")
             elif event.ui_element is self.buttons.get("study"):
                 self.leave_to("study")
-        elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_ESCAPE):
-            self.leave_to("study" if self.in_study else "menu")
+        elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE):
+            again = event.key != pygame.K_ESCAPE
+            self.leave_to("study" if self.in_study else "again" if again else "menu")
 
     def leave_to(self, where: str) -> None:
         """Leave the match end for the survey (when due; always in a study) or the next screen."""

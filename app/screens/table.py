@@ -578,7 +578,7 @@ class TableScreen(Screen):
         view = self.view
         if sp is None or view is None or sp.card is None:
             return
-        if sp.zone == "hand" and sp.mark in ("illegal", "focus_illegal"):
+        if sp.zone == "hand" and sp.mark in ("illegal", "focus_illegal", "received_illegal"):
             self.hover_text = self.card_reason(sp.card)
             self.hover_pos = pos
 
@@ -984,7 +984,7 @@ class TableScreen(Screen):
             pygame.draw.rect(surface, (8, 40, 26), shadow, border_radius=max(3, pos.w // 12))
         surface.blit(surf, pos)
         radius = max(3, pos.w // 12)
-        if sp.mark in ("illegal", "focus_illegal"):
+        if sp.mark in ("illegal", "focus_illegal", "received_illegal"):
             shade = self.shades.get(pos.size)
             if shade is None:
                 shade = pygame.Surface(pos.size, pygame.SRCALPHA)
@@ -993,6 +993,8 @@ class TableScreen(Screen):
             surface.blit(shade, pos)
             if sp.mark == "focus_illegal":
                 pygame.draw.rect(surface, (255, 255, 255), pos.inflate(4, 4), width=3, border_radius=radius)
+            if sp.mark == "received_illegal":
+                self.draw_received(surface, pos, radius)
         elif sp.mark in ("legal",):
             pygame.draw.rect(surface, GOLD, pos.inflate(2, 2), width=2, border_radius=radius)
         elif sp.mark in ("selected", "picked"):  # green, unlike the white keyboard focus and the gold legal cards
@@ -1002,13 +1004,18 @@ class TableScreen(Screen):
         elif sp.mark == "focus":
             pygame.draw.rect(surface, (255, 255, 255), pos.inflate(4, 4), width=3, border_radius=radius)
         elif sp.mark == "received":
-            pygame.draw.rect(surface, (80, 220, 255), pos.inflate(4, 4), width=3, border_radius=radius)
-            tag = txt.render(t("new"), max(10, pos.w // 7), (10, 30, 40), True)
-            tag_rect = tag.get_rect(midtop=(pos.centerx, pos.top + 2))
-            pygame.draw.rect(surface, (80, 220, 255), tag_rect.inflate(8, 2), border_radius=4)
-            surface.blit(tag, tag_rect)
+            self.draw_received(surface, pos, radius)
         elif sp.mark == "candidate":
             pygame.draw.rect(surface, (80, 220, 255), pos.inflate(4, 4), width=3, border_radius=radius)
+
+    @staticmethod
+    def draw_received(surface: pygame.Surface, pos: pygame.Rect, radius: int) -> None:
+        """The mark of a card received in the pass: a blue edge and a "new" tag."""
+        pygame.draw.rect(surface, (80, 220, 255), pos.inflate(4, 4), width=3, border_radius=radius)
+        tag = txt.render(t("new"), max(10, pos.w // 7), (10, 30, 40), True)
+        tag_rect = tag.get_rect(midtop=(pos.centerx, pos.top + 2))
+        pygame.draw.rect(surface, (80, 220, 255), tag_rect.inflate(8, 2), border_radius=4)
+        surface.blit(tag, tag_rect)
 
     def draw_label(self, surface: pygame.Surface, lab: Any) -> None:
         """Draw one label, kept inside the table."""
