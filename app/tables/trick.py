@@ -8,6 +8,7 @@ import math
 import pygame
 
 from app import describe
+from app import text as txt
 from app.i18n import count_text, t
 from app.layout import TableLayout
 from app.tables.base import MUTED, Label, Scene, Sprite, TableRenderer, View
@@ -69,12 +70,7 @@ class TrickRenderer(TableRenderer):
             return
         dealer = getattr(state, "dealer", None)
         if turned is not None and isinstance(dealer, int):
-            # In the corner of the centre on the dealer's left (seen from the dealer), next to the dealer's seat.
-            corner = math.radians(self.seat_angle(dealer, view.bottom) + 45)
-            c = lay.centre.inflate(-2 * lay.margin - sw, -2 * lay.margin - 2 * lay.label_size)
-            r = pygame.Rect(0, 0, sw, sh)
-            r.center = (c.centerx + (c.w - sw) // 2 * (1 if math.cos(corner) > 0 else -1),
-                        c.centery + (c.h - sh) // 2 * (1 if math.sin(corner) > 0 else -1))
+            r = self.trump_spot(scene, lay, self.seat_angle(dealer, view.bottom), sw, sh)
             scene.sprites.append(Sprite(("card", turned), r, turned, 0, "trump", -1, width=sw))
             scene.labels.append(Label(t("Trump"), (r.centerx, r.bottom + lay.label_size // 2 + 2),
                                       int(lay.label_size * 0.85), MUTED, "center"))
@@ -82,6 +78,33 @@ class TrickRenderer(TableRenderer):
             scene.labels.append(Label(t("Trump: {suit}", suit=t(self.game.deck.suit_names[suit])),
                                       (x, lay.centre.bottom - lay.label_size), int(lay.label_size * 0.9), MUTED,
                                       "midleft", plate=True))
+
+    @staticmethod
+    def trump_spot(scene: Scene, lay: TableLayout, dealer_angle: float, sw: int, sh: int) -> pygame.Rect:
+        """Where the dealer's turned-up trump lies: a corner of the centre, the one on the dealer's left (seen
+        from the dealer) first, else the nearest corner that covers no card and no name plate."""
+        taken = [sp.rect for sp in scene.sprites]
+        for lab in scene.labels:
+            w, h = txt.font(lab.size, lab.bold).size(lab.text)
+            rect = pygame.Rect(0, 0, w + lab.size, h + lab.size // 2)
+            setattr(rect, lab.anchor, lab.pos)
+            taken.append(rect)
+        label_room = lay.label_size * 2
+        spots = []
+        for inset in (sw, 2 * sw, 3 * sw):
+            c = lay.centre.inflate(-2 * lay.margin - inset, -2 * lay.margin - label_room)
+            for k in range(4):
+                corner = math.radians(dealer_angle + 45 + 90 * k)
+                r = pygame.Rect(0, 0, sw, sh + label_room // 2)
+                r.center = (c.centerx + (c.w - sw) // 2 * (1 if math.cos(corner) > 0 else -1),
+                            c.centery + (c.h - sh) // 2 * (1 if math.sin(corner) > 0 else -1))
+                spots.append((k, inset, r))
+        spots.sort(key=lambda spot: (spot[0] not in (0,), spot[1], spot[0]))
+        for _, _, r in spots:
+            if not any(r.colliderect(other) for other in taken):
+                return pygame.Rect(r.x, r.y, sw, sh)
+        r = spots[0][2]
+        return pygame.Rect(r.x, r.y, sw, sh)
 
     def info_lines(self, view: View) -> list[str]:
         """Game information for the sidebar."""
