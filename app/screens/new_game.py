@@ -30,6 +30,14 @@ def default_seats(n: int, player_name: str = "") -> list[Seat]:
     return seats
 
 
+def seat_name(name: str, index: int, hotseat: bool) -> str:
+    """A seat's name at the table: "Player 2" for an empty name, and in a game of several humans also for the
+    default "You" (so that nobody is asked to "pass the device to You")."""
+    if not name or (hotseat and name == t("You")):
+        return f"{t('Player')} {index + 1}"
+    return name
+
+
 def option_values(option: Option) -> list[str] | None:
     """Display values of an option with a fixed set of values (None for free integers)."""
     return i18n.option_value_texts(option) or None
@@ -266,7 +274,8 @@ class NewGameScreen(Screen):
         except VariantError as e:
             self.error = str(e)
             return False
-        seats = [Seat(s.kind, s.name or f"{t('Player')} {i + 1}", s.spec if not s.preset else "", s.preset)
+        hotseat = sum(s.kind == "human" for s in self.seats) > 1
+        seats = [Seat(s.kind, seat_name(s.name, i, hotseat), s.spec if not s.preset else "", s.preset)
                  for i, s in enumerate(self.seats)]
         session = new_session(game, seats, seed)
         navigation.start_session(self.app, session)

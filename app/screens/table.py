@@ -314,7 +314,7 @@ class TableScreen(Screen):
         num_w = txt.font(size, True).size(f"{n}.")[0] + pad
         longest = max((txt.font(size).size(text)[0] for _, _, text in options), default=0)
         most = max((len(cards) for _, cards, _ in options), default=0)
-        best: tuple[int, int, int] | None = None  # (card width, columns, rows)
+        best: tuple[int, int, int, int] | None = None  # (card width, columns, rows, cell width needed)
         for cols in range(1, n + 1):
             rows = -(-n // cols)
             cell_w = (band.w - (cols - 1) * pad) // cols
@@ -325,18 +325,22 @@ class TableScreen(Screen):
                 need = num_w + (step * max(0, most - 1) + card_w if most else 0) + (longest + pad if longest else 0) \
                     + 2 * pad
                 if need <= cell_w and rows * cell_h + (rows - 1) * pad <= band.h:
-                    if best is None or card_w > best[0]:
-                        best = (card_w, cols, rows)
+                    # the biggest cards, then the fewest rows (the grid covers less of the table)
+                    if best is None or card_w > best[0] or (card_w == best[0] and rows < best[2]):
+                        best = (card_w, cols, rows, need)
                     break
-        card_w, cols, rows = best if best is not None else (max(12, lay.small_w // 3), min(n, 4), -(-n // min(n, 4)))
+        fallback_cols = min(n, 4)
+        card_w, cols, rows, need = best if best is not None else \
+            (max(12, lay.small_w // 3), fallback_cols, -(-n // fallback_cols), band.w // fallback_cols)
         card_h = int(card_w * lay.card_h / max(1, lay.card_w))
         cell_h = max(card_h, size) + 2 * pad
-        cell_w = (band.w - (cols - 1) * pad) // cols
+        cell_w = min((band.w - (cols - 1) * pad) // cols, max(need, band.w // 4))
+        left = band.centerx - (cols * cell_w + (cols - 1) * pad) // 2
         self.choice_card_w = card_w
         cells = []
         for i, (move, cards, text) in enumerate(options):
             r, c = divmod(i, cols)
-            rect = pygame.Rect(band.left + c * (cell_w + pad), band.top + r * (cell_h + pad), cell_w, cell_h)
+            rect = pygame.Rect(left + c * (cell_w + pad), band.top + r * (cell_h + pad), cell_w, cell_h)
             cells.append(ChoiceCell(move, i + 1, cards, text, rect))
         return cells
 
