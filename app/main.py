@@ -51,6 +51,7 @@ class App:
         self._autosave: Any = None
         self._worker_factory = worker_factory
         self.frame_times: list[float] = []
+        self._drawn_top: Screen | None = None
         self.study: Any = None
         """The running study (``app.study.StudyContext``) once a study file is opened."""
         self.study_file: str = str(self.settings.extra.get("study_file", "") or "")
@@ -233,18 +234,22 @@ class App:
             self.top.build()
 
     # --- loop ----------------------------------------------------------------------------------
-    def step(self, dt: float | None = None) -> float:
-        """Process pending events, update and draw one frame; returns the frame's work time in ms."""
+    def step(self, dt: float | None = None, redraw: bool = True) -> float:
+        """Process pending events, update and draw one frame (``redraw`` False: draw only when an event came or
+        the screen says something moves); returns the frame's work time in ms."""
         start = time.perf_counter()
         if dt is None:
             dt = 1 / 60
-        for event in pygame.event.get():
+        events = pygame.event.get()
+        for event in events:
             self.dispatch(event)
         top = self.top
         if top is not None:
             top.update(dt)
         self.ui.update(dt)
-        self.draw()
+        if redraw or events or top is None or top is not self._drawn_top or top.changing():
+            self._drawn_top = top
+            self.draw()
         ms = (time.perf_counter() - start) * 1000.0
         self.frame_times.append(ms)
         if len(self.frame_times) > 4000:
@@ -291,7 +296,7 @@ class App:
             dt = self.clock.tick(fps) / 1000.0
             if pygame.event.peek((pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.KEYDOWN)):
                 last_input = time.monotonic()
-            self.step(dt)
+            self.step(dt, redraw=False)  # a still screen is not drawn again: no CPU while nothing moves
         self.shutdown()
 
     def shutdown(self) -> None:

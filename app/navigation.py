@@ -54,6 +54,11 @@ class Screen:
     def leave(self) -> None:
         """Called when the screen is removed from the stack."""
 
+    def changing(self) -> bool:
+        """Whether the screen must be drawn again although no event came (default: always; a screen that knows
+        when it is still says so, and the interactive loop then skips drawing it)."""
+        return True
+
     def frame_rate(self) -> int:
         """Frames per second this screen needs now (lower when nothing moves, to leave CPU to the AI)."""
         return 30

@@ -317,3 +317,22 @@ def test_play_again_is_a_rematch_with_the_same_seats(app: Any) -> None:
     assert table.name == "table" and table.ctl is not ctl and table.ctl.session.ply == 0
     assert table.game.name == "scopa" and table.game.variant == ctl.match.game.variant
     assert [(s.kind, s.name) for s in table.ctl.seats] == [(s.kind, s.name) for s in ctl.seats]
+
+
+def test_a_still_table_is_not_drawn_again(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    screen = open_table(app, "hearts", seed=9)
+    ctl = screen.ctl
+    ctl.notices.clear()
+    for _ in range(60):  # the card faces are prepared a few per frame
+        app.step()
+    assert ctl.human_to_move() and not screen.changing()
+    drawn: list[int] = []
+    monkeypatch.setattr(app, "draw", lambda: drawn.append(1))
+    for _ in range(5):
+        app.step(redraw=False)
+    assert drawn == []
+    key(app, pygame.K_RIGHT)  # an event: drawn (tests' step() always draws)
+    drawn.clear()
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT, mod=0, unicode=""))
+    app.step(redraw=False)
+    assert drawn == [1]

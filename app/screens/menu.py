@@ -80,6 +80,10 @@ class MenuScreen(Screen):
             if key and (key != "continue" or self.has_autosave):
                 self.activate(key)
 
+    def changing(self) -> bool:
+        """The menu is still between events."""
+        return False
+
     def activate(self, key: str) -> None:
         """Run a menu entry."""
         app = self.app

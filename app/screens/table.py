@@ -129,6 +129,15 @@ class TableScreen(Screen):
             return 60
         return 30 if self.ctl.pending is not None or self.ctl.hold_until > self.ctl.clock() else 20
 
+    def changing(self) -> bool:
+        """Something on the table moves or is about to change: an animation, a spinner, a pause, a notice that
+        will expire, a new move or any other change of the scene."""
+        ctl = self.ctl
+        now = ctl.clock()
+        return bool(self.anims or self.ghosts or self.warm_queue or ctl.pending is not None
+                    or ctl.hold_until > now or any(n.until > now for n in ctl.notices)
+                    or self.scene_key() != self.scene_cache_key or self.prev_version != ctl.version)
+
     def on_move(self, when: str, seat: int, move: int) -> None:
         """Controller callback around every applied move: a sound after it (when enabled)."""
         scope = getattr(self.ctl.state, "scope", None)
