@@ -10,6 +10,7 @@ from typing import Protocol
 
 import pygame
 
+from app.i18n import t
 from engine.cards import DECKS
 
 ASPECT = 3.5 / 2.5
@@ -85,13 +86,33 @@ class FallbackCardArt:
         return self._backs[width]
 
 
+def index_letters(deck_name: str) -> dict[str, str]:
+    """The court cards' index letters in the current language: the first letter of each court rank's translated
+    name (Italian Fante/Cavallo/Re: F/C/R; Portuguese Valete/Dama/Rei: V/D/R), or none at all when two courts
+    would share a letter (the deck's own letters then stay)."""
+    deck = DECKS.get(deck_name)
+    if deck is None:
+        return {}
+    letters = {}
+    for symbol, name in zip(deck.ranks, deck.rank_names, strict=True):
+        if symbol.isdigit() or symbol in ("A", "T", "X"):
+            continue
+        letters[symbol] = t(name)[:1].upper() or symbol
+    return letters if len(set(letters.values())) == len(letters) else {}
+
+
+def card_art(deck_name: str, style: str = "classic", court_values: bool = False) -> CardArtLike:
+    """The card art for a deck and style (the project's CardArt, or the fallback when it is missing/broken), with
+    court index letters in the current language and, when asked, the courts' capture values."""
+    return _card_art(deck_name, style, tuple(sorted(index_letters(deck_name).items())), court_values)
+
+
 @lru_cache(maxsize=16)
-def card_art(deck_name: str, style: str = "classic") -> CardArtLike:
-    """The card art for a deck and style (the project's CardArt, or the fallback when it is missing/broken)."""
+def _card_art(deck_name: str, style: str, letters: tuple[tuple[str, str], ...], court_values: bool) -> CardArtLike:
     try:
         from app.cardart import CardArt
 
-        art = CardArt(deck_name, style)
+        art = CardArt(deck_name, style, dict(letters), court_values)
         art.size_for_width(10)
         return art
     except Exception:  # noqa: BLE001 - any problem in the art module must not stop the game

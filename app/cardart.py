@@ -913,8 +913,13 @@ def highlight(surface: pygame.Surface, kind: str) -> pygame.Surface:
 class CardArt:
     """Renders the faces and backs of one deck in one style; every result is cached (do not modify it)."""
 
-    def __init__(self, deck_name: str, style: str = "classic") -> None:
+    def __init__(self, deck_name: str, style: str = "classic", index_letters: dict[str, str] | None = None,
+                 court_values: bool = False) -> None:
         _check_style(style)
+        self.index_letters = dict(index_letters or {})
+        """Index letter of each court rank symbol in the player's language (e.g. J -> F in Italian)."""
+        self.court_values = court_values
+        """Court cards show their capture value (the rank's place in the deck: Fante 8, Cavallo 9, Re 10)."""
         self.deck: Deck = _deck(deck_name)
         self.deck_name = deck_name
         self.style = style
@@ -1001,7 +1006,10 @@ class CardArt:
             self._draw_ace(surf, symbol, w, h)
         else:
             self._draw_pips(surf, symbol, value, w, h)
-        self._draw_indices(surf, symbol, _index_text(deck, rank, w), w, h, value is None)
+        text = _index_text(deck, rank, w)
+        self._draw_indices(surf, symbol, self.index_letters.get(text, text), w, h, value is None)
+        if value is None and self.court_values:
+            self._draw_value(surf, rank + 1, w, h)
         return surf
 
     def _draw_ace(self, surf: pygame.Surface, symbol: str, w: int, h: int) -> None:
@@ -1045,6 +1053,16 @@ class CardArt:
         for x, y, length, turn in _CROSSED[value]:
             spr = _symbol_sprite(symbol, self.style, round(h * length), turn)
             surf.blit(spr, (round(w * x - spr.get_width() / 2), round(h * y - spr.get_height() / 2)))
+
+    @staticmethod
+    def _draw_value(surf: pygame.Surface, value: int, w: int, h: int) -> None:
+        """A court card's capture value in a dark disc at the card's right edge, half way down."""
+        size = max(8, round(w * 0.2))
+        glyph = fonts.font(size, bold=True).render(str(value), True, PAPER)
+        r = max(glyph.get_width(), glyph.get_height()) // 2 + max(2, w // 30)
+        centre = (w - r - max(1, w // 25), h // 2)
+        pygame.draw.circle(surf, (30, 30, 34), centre, r)
+        surf.blit(glyph, glyph.get_rect(center=centre))
 
     def _draw_indices(self, surf: pygame.Surface, symbol: str, text: str, w: int, h: int, backing: bool) -> None:
         look = _LOOKS[(self.style, symbol)]

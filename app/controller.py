@@ -7,6 +7,7 @@ for human moves. The controller autosaves after every move, keeps the hotseat pr
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import time
@@ -14,9 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app import workers
+from app import describe, workers
+from app.describe import LogEntry
 from engine.game import GameState, HandResult
-from engine.games.tricks import PASS_FLAG, TrickState
 from engine.rng import derive_seed
 from saves.limits import move_time_limit
 from saves.session import GameSession, Seat
@@ -39,10 +40,11 @@ class Pending:
 
 @dataclass
 class Notice:
-    """A message shown in the sidebar until ``until``."""
+    """A message shown in the sidebar until ``until`` (a ``hint`` notice goes as soon as a move is made)."""
     text: str
     until: float
     error: bool = False
+    hint: bool = False
 
 
 @dataclass
@@ -51,6 +53,15 @@ class LastTrick:
 
     cards: list[tuple[int, int]]
     winner: int
+
+
+def last_trick_of(state: GameState) -> LastTrick | None:
+    """The state's last completed trick (``GameState.last_trick``), or None."""
+    trick = state.last_trick()
+    if trick is None:
+        return None
+    winner, plays = trick
+    return LastTrick([(seat, card) for seat, card in plays], winner)
 
 
 @dataclass
@@ -72,6 +83,10 @@ class Controller:
     notices: list[Notice] = field(default_factory=list)
     pending: Pending | None = None
     hint_move: int | None = None
+    hint_moves: list[int] = field(default_factory=list)
+    """Every move of the last hint (a pass names all its cards), the first being ``hint_move``."""
+    log: list[LogEntry] = field(default_factory=list)
+    """The action log of the current hand (``app.describe.entry_text`` words it)."""
     viewer: int | None = None
     last_viewer: int | None = None
     privacy_for: int | None = None
@@ -98,6 +113,8 @@ class Controller:
             if self.session.ply == 0:
                 self._remember_hand_start()
         self.movers = self._compute_movers()
+        self.last_trick = last_trick_of(self.state)  # a continued game can show its last trick at once
+        self.log = self._replayed_log()
         if self.state.is_terminal():
             self._finish_hand()
 
@@ -206,7 +223,7 @@ class Controller:
         """End the pause after a completed trick now."""
         self.hold_until = 0.0
 
-    def _request(self, seat: int, hint: bool) -> None:
+    def _request(self, seat: int, hint: bool, state: GameState | None = None) -> None:
         if hint:
             spec = self.hint_spec or workers.hint_spec(self.match.game.name)
         else:
@@ -215,7 +232,7 @@ class Controller:
             spec = "random"
         seed = derive_seed(self.session.seed, "hint" if hint else "ai", self.match.hand_index, self.session.ply)
         req = workers.make_request(game=self.match.game.name, variant=dict(self.match.game.variant), spec=spec,
-                                   state_json=self.state.to_json(), seat=seat, seed=seed,
+                                   state_json=(state or self.state).to_json(), seat=seat, seed=seed,
                                    time_limit=move_time_limit(spec, self.ai_time_limit))
         try:
             rid = self.worker.request(req)
@@ -288,12 +305,16 @@ class Controller:
     def _apply(self, move: int) -> None:
         state = self.state
         seat = state.current_player
-        completes = isinstance(state, TrickState) and not move & PASS_FLAG and \
-            len(state.trick) + 1 == state.num_players
-        trick = list(zip(state.trick_seats(), state.trick, strict=True)) if completes else []
+        trick_before = state.last_trick()
+        entry = describe.log_entry(state, move)
+        size_before = describe.hand_size(state, seat)
         for listener in self.listeners:
             listener("before", seat, move)
         state.apply(move)
+        if entry.kind == "draw":
+            entry = dataclasses.replace(entry, count=max(1, describe.hand_size(state, seat) - size_before))
+        self.log.append(entry)
+        self.notices = [n for n in self.notices if not n.hint]
         self.session.record_move(move)
         self.movers.append(seat)
         if self.is_human(seat) and len(self.human_seats()) > 1:
@@ -301,10 +322,11 @@ class Controller:
             self.viewer = None  # hotseat: hide this hand as soon as its owner has played
         self.version += 1
         self.hint_move = None
-        if completes:
-            assert isinstance(state, TrickState)
-            trick.append((seat, move))
-            self.last_trick = LastTrick(trick, state.leader)
+        self.hint_moves = []
+        trick_after = state.last_trick()
+        if trick_after is not None and trick_after != trick_before:
+            self.last_trick = last_trick_of(state)
+            self.log.append(LogEntry(trick_after[0], "trick"))
             self.hold_until = self.clock() + self.trick_pause_ms / 1000.0
         if state.is_terminal():
             self._finish_hand()
@@ -334,6 +356,7 @@ class Controller:
             self.session.moves.append([])
         self.hand_result = None
         self.last_trick = None
+        self.log = []
         self.pending = None
         self._remember_hand_start()
         self.movers = []
@@ -368,14 +391,39 @@ class Controller:
             return False
         return bool(self._human_move_indexes(humans[0]))
 
-    def _replay(self, count: int) -> tuple[GameState, list[int]]:
+    def _replay(self, count: int, log: list[LogEntry] | None = None) -> tuple[GameState, list[int]]:
         start = self.session.meta["hand_start"]["state"]
         state = self.match.game.state_from_json(start if isinstance(start, str) else json.dumps(start))
         movers = []
         for move in self.session.moves[self.match.hand_index][:count]:
-            movers.append(state.current_player)
+            seat = state.current_player
+            movers.append(seat)
+            if log is None:
+                state.apply(move)
+                continue
+            entry, size, trick = describe.log_entry(state, move), describe.hand_size(state, seat), state.last_trick()
             state.apply(move)
+            if entry.kind == "draw":
+                entry = dataclasses.replace(entry, count=max(1, describe.hand_size(state, seat) - size))
+            log.append(entry)
+            after = state.last_trick()
+            if after is not None and after != trick:
+                log.append(LogEntry(after[0], "trick"))
         return state, movers
+
+    def _replayed_log(self) -> list[LogEntry]:
+        """The current hand's log rebuilt from its start (empty when the hand's start is unknown)."""
+        start = self.session.meta.get("hand_start")
+        if not start or start.get("hand") != self.match.hand_index:
+            return []
+        log: list[LogEntry] = []
+        try:
+            moves = self.session.moves[self.match.hand_index] if len(self.session.moves) > self.match.hand_index \
+                else []
+            self._replay(len(moves), log)
+        except Exception:  # noqa: BLE001 - a save without a usable hand start: the log starts now
+            return []
+        return log
 
     def _human_move_indexes(self, seat: int) -> list[int]:
         return [i for i, s in enumerate(self.movers) if s == seat]
@@ -389,15 +437,19 @@ class Controller:
         if self.pending is not None:
             self.worker.cancel()
             self.pending = None
-        state, movers = self._replay(index)
+        log: list[LogEntry] = []
+        state, movers = self._replay(index, log)
+        self.log = log
         self.match.state = state
         self.movers = movers
         self.version += 1
         del self.session.moves[self.match.hand_index][index:]
         self.session.undos_used += 1
         self.session.meta.setdefault("undos", []).append({"hand": self.match.hand_index, "ply": index})
-        self.last_trick = None
+        self.last_trick = last_trick_of(state)
         self.hint_move = None
+        self.hint_moves = []
+        self.notices = [n for n in self.notices if not n.hint]
         self.hold_until = 0.0
         self.save()
         return True
@@ -406,6 +458,7 @@ class Controller:
         """Ask the worker for a suggested move for the human to move (recorded as a used hint)."""
         if not self.allow_hints or not self.human_to_move() or (self.pending is not None and self.pending.hint):
             return False
+        self.hint_moves = []
         self._request(self.current, hint=True)
         return True
 
@@ -414,15 +467,30 @@ class Controller:
         return self.pending is not None and self.pending.hint
 
     def _hint_ready(self, move: int) -> None:
-        if move in self.state.legal_moves():
-            from app.i18n import t
-
-            self.hint_move = move
-            self.notify(t("Hint: {move}", move=self.state.move_text(move)), seconds=8)
-            self.session.hints_used += 1
-            self.session.meta.setdefault("hints", []).append(
-                {"hand": self.match.hand_index, "ply": self.session.ply, "move": move})
-            self.save()
+        """A hinted move arrived. A pass or discard asks again, on a copy of the state with the hinted cards
+        passed, until the seat's passing is complete, so that the hint names every card."""
+        state = self.state
+        chain = self.hint_moves + [move]
+        probe = state.clone()
+        for m in chain:
+            if m not in probe.legal_moves():
+                return
+            probe.apply(m)
+        seat = state.current_player
+        legal = probe.legal_moves()
+        if state.is_pass_move(move) and probe.current_player == seat and legal and \
+                all(probe.is_pass_move(m) for m in legal) and len(chain) < 20:
+            self.hint_moves = chain
+            self._request(seat, hint=True, state=probe)
+            return
+        self.hint_moves = chain
+        self.hint_move = chain[0]
+        self.notices = [n for n in self.notices if not n.hint]
+        self.notices.append(Notice(describe.hint_text(state, chain), self.clock() + 12, hint=True))
+        self.session.hints_used += 1
+        self.session.meta.setdefault("hints", []).append(
+            {"hand": self.match.hand_index, "ply": self.session.ply, "move": chain[0]})
+        self.save()
 
     def close(self) -> None:
         """Stop any search (the worker itself belongs to the app)."""

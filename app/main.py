@@ -11,47 +11,12 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from app import i18n, resources
+from app import i18n, navigation, resources, screens  # noqa: F401 - importing the screens registers them
 from app.i18n import t
+from app.navigation import BACKGROUND, Screen  # noqa: F401 - re-exported
 
 THEME_PATH = resources.asset("themes", "theme.json")
-MIN_SIZE = (1024, 640)
-BACKGROUND = (18, 74, 48)
-
-
-class Screen:
-    """One screen of the app. ``build`` (re)creates its pygame-gui elements for the current window size."""
-
-    name = "screen"
-    opaque = True
-
-    def __init__(self, app: App) -> None:
-        self.app = app
-
-    @property
-    def ui(self) -> pygame_gui.UIManager:
-        """The GUI manager of the app."""
-        return self.app.ui
-
-    def build(self) -> None:
-        """Create the GUI elements (the manager is empty when this runs)."""
-
-    def handle(self, event: pygame.event.Event) -> None:
-        """React to one pygame or pygame-gui event."""
-
-    def update(self, dt: float) -> None:
-        """Advance by ``dt`` seconds."""
-
-    def draw(self, surface: pygame.Surface) -> None:
-        """Draw everything except the GUI elements (drawn afterwards by the manager)."""
-        surface.fill(BACKGROUND)
-
-    def leave(self) -> None:
-        """Called when the screen is removed from the stack."""
-
-    def frame_rate(self) -> int:
-        """Frames per second this screen needs now (lower when nothing moves, to leave CPU to the AI)."""
-        return 30
+MIN_SIZE = (800, 600)
 
 
 class App:
@@ -89,6 +54,7 @@ class App:
         self._autosave: Any = None
         self._worker_factory = worker_factory
         self.frame_times: list[float] = []
+        self._drawn_top: Screen | None = None
         self.study: Any = None
         """The running study (``app.study.StudyContext``) once a study file is opened."""
         self.study_file: str = str(self.settings.extra.get("study_file", "") or "")
@@ -235,9 +201,7 @@ class App:
             return t("The study file could not be used: {error}", error=str(e))
         self.study_file = str(path)
         self.study = ctx
-        from app.screens.study import ParticipantScreen
-
-        self.reset_to(ParticipantScreen(self, ctx))
+        self.reset_to(navigation.make(self, "study_participant", ctx))
         return None
 
     # --- screens -------------------------------------------------------------------------------
@@ -276,18 +240,22 @@ class App:
             self.top.build()
 
     # --- loop ----------------------------------------------------------------------------------
-    def step(self, dt: float | None = None) -> float:
-        """Process pending events, update and draw one frame; returns the frame's work time in ms."""
+    def step(self, dt: float | None = None, redraw: bool = True) -> float:
+        """Process pending events, update and draw one frame (``redraw`` False: draw only when an event came or
+        the screen says something moves); returns the frame's work time in ms."""
         start = time.perf_counter()
         if dt is None:
             dt = 1 / 60
-        for event in pygame.event.get():
+        events = pygame.event.get()
+        for event in events:
             self.dispatch(event)
         top = self.top
         if top is not None:
             top.update(dt)
         self.ui.update(dt)
-        self.draw()
+        if redraw or events or top is None or top is not self._drawn_top or top.changing():
+            self._drawn_top = top
+            self.draw()
         ms = (time.perf_counter() - start) * 1000.0
         self.frame_times.append(ms)
         if len(self.frame_times) > 4000:
@@ -334,7 +302,7 @@ class App:
             dt = self.clock.tick(fps) / 1000.0
             if pygame.event.peek((pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.KEYDOWN)):
                 last_input = time.monotonic()
-            self.step(dt)
+            self.step(dt, redraw=False)  # a still screen is not drawn again: no CPU while nothing moves
         self.shutdown()
 
     def shutdown(self) -> None:

@@ -39,3 +39,24 @@ def filter_moves(state: GameState, candidates: list[int], picked: list[int], ord
         elif all(p in cards[1:] for p in picked):
             out.append(m)
     return out
+
+
+def pass_move(state: GameState, card: int) -> int | None:
+    """The legal move that passes or discards ``card`` (None when there is none)."""
+    for m in state.legal_moves():
+        if state.is_pass_move(m) and state.move_cards(m)[:1] == (card,):
+            return m
+    return None
+
+
+def named_suit(state: GameState, move: int) -> int | None:
+    """The suit a move names (the ``>S`` suffix of its notation, e.g. a Pharaoh Ober), or None."""
+    try:
+        text = state.move_text(move)
+    except Exception:  # noqa: BLE001 - any move value
+        return None
+    if ">" not in text:
+        return None
+    symbol = text.rpartition(">")[2].strip()
+    suits = state.game.deck.suits
+    return suits.index(symbol) if symbol in suits else None

@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 
 from app import resources
+from engine import registry
 
 RULES_DIR: Traversable = resources.asset("rules")
 """``assets/rules``: one folder per language, one ``<game>.md`` per game."""
 
-GAMES: tuple[str, ...] = ("sueca", "bisca", "briscola", "hearts", "mosssidewhist", "scopone", "scopa", "pharaoh")
+GAMES: tuple[str, ...] = tuple(registry.names())
+"""Every registered game, in menu order (each has a page: its entry's ``rules_page``)."""
 LANGUAGES: tuple[str, ...] = ("en", "pt", "it", "sk")
 DEFAULT_LANGUAGE = "en"
 
@@ -65,8 +67,9 @@ def load_rules(game: str, lang: str) -> str:
 
     Raises ``KeyError`` naming the game when no page exists even in English.
     """
+    page = registry.entry(game).rules_page if game in registry.names() else game
     for candidate in (lang, DEFAULT_LANGUAGE):
-        path = rules_path(game, candidate)
+        path = rules_path(page, candidate)
         if path.is_file():
             return path.read_text(encoding="utf-8")
     raise KeyError(f"no rules page for game {game!r} (looked in {RULES_DIR})")

@@ -139,3 +139,12 @@ def load_context(path: str | Path) -> StudyContext:
     """Load and validate a study file (raises :class:`StudyError` naming the problem)."""
     p = Path(path).expanduser()
     return StudyContext(load_study(p), p)
+
+
+def study_progress_text(app: Any, session: Any) -> str:
+    """"Game 2 of 6" for a game of the study the app is running, else ""."""
+    ctx = getattr(app, "study", None)
+    if ctx is None or session is None or not ctx.is_study_session(session):
+        return ""
+    number = int((session.study or {}).get("game_number", 0)) + 1
+    return t("Game {n} of {total}", n=number, total=ctx.total)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from app.i18n import language, option_value, t
+from engine import registry
 
 
 class Suit(NamedTuple):
@@ -110,12 +111,11 @@ def card_parts(game: Any, card_text: str) -> Cell:
     return (rank, Suit(deck.suit_of(card)))
 
 
-def sueca_like(b: dict[str, Any], ctx: Context) -> list[Row]:
+def card_points_rows(b: dict[str, Any], ctx: Context) -> list[Row]:
     """Sueca and Bisca/Briscola: card points (of 120), game points, tricks, trump; capote/bandeira named."""
     rows: list[Row] = []
     card_points = list(b.get("card_points", []))
-    game_name = getattr(ctx.game, "name", "")
-    shows_game_points = game_name == "sueca" or ctx.game.variant.get("match") == "points4"
+    shows_game_points = ctx.game.variant.get("match", "points4") == "points4"  # a game without match modes
     if len(card_points) == len(ctx.teams):
         rows.append(Row(t("Card points (of 120)"), cells(card_points)))
     if "tricks" in b and len(b["tricks"]) == len(ctx.teams):
@@ -149,7 +149,7 @@ def card_name(game: Any, card_text: str) -> str:
              suit=t(deck.suit_names[deck.suit_of(card)]))
 
 
-def scopone(b: dict[str, Any], ctx: Context) -> list[Row]:
+def capture_rows(b: dict[str, Any], ctx: Context) -> list[Row]:
     """Scopone/Scopa: what each side took, the points per category and the hand total."""
     variant = ctx.game.variant
     rows: list[Row] = []
@@ -197,7 +197,7 @@ def scopone(b: dict[str, Any], ctx: Context) -> list[Row]:
     return rows
 
 
-def hearts(b: dict[str, Any], ctx: Context) -> list[Row]:
+def penalty_rows(b: dict[str, Any], ctx: Context) -> list[Row]:
     """Hearts: penalty cards taken, the hand's score per player, shooting the moon."""
     n = len(ctx.teams)
     rows: list[Row] = []
@@ -228,7 +228,7 @@ def hearts(b: dict[str, Any], ctx: Context) -> list[Row]:
     return rows
 
 
-def mosssidewhist(b: dict[str, Any], ctx: Context) -> list[Row]:
+def whist_rows(b: dict[str, Any], ctx: Context) -> list[Row]:
     """Moss Side Whist: tricks, the target (8 for the leader, 4 for the others) and the score."""
     n = len(ctx.teams)
     lead = b.get("leader")
@@ -259,7 +259,7 @@ def ordinal(n: int) -> str:
     return t("{n}.", n=n)
 
 
-def pharaoh(b: dict[str, Any], ctx: Context) -> list[Row]:
+def shedding_rows(b: dict[str, Any], ctx: Context) -> list[Row]:
     """Pharaoh: place, cards left and the points (places scoring) or penalty (penalty scoring)."""
     n = len(ctx.teams)
     rows: list[Row] = []
@@ -287,9 +287,18 @@ def pharaoh(b: dict[str, Any], ctx: Context) -> list[Row]:
 
 
 BUILDERS: dict[str, Callable[[dict[str, Any], Context], list[Row]]] = {
-    "sueca": sueca_like, "bisca": sueca_like, "briscola": sueca_like, "scopone": scopone, "scopa": scopone,
-    "hearts": hearts, "mosssidewhist": mosssidewhist, "pharaoh": pharaoh,
+    "card-points": card_points_rows, "capture": capture_rows, "penalty": penalty_rows, "whist": whist_rows,
+    "shedding": shedding_rows,
 }
+"""The builder of each hand-summary kind of ``engine.registry.SUMMARY_KINDS``."""
+
+
+def summary_kind(game: Any) -> str:
+    """The registry's hand-summary kind of ``game`` ("" for a game the registry does not know)."""
+    try:
+        return registry.entry(getattr(game, "name", "")).summary
+    except registry.RegistryError:  # an unknown game gets the generic rows
+        return ""
 
 
 # --- generic fallback ----------------------------------------------------------------------------------------
@@ -351,7 +360,7 @@ def hand_rows(game: Any, breakdown: dict[str, Any], seat_names: list[str],
               team_points: list[float]) -> list[Row]:
     """The summary rows of a finished hand of ``game`` (a per-game builder, else the generic fallback)."""
     ctx = Context(game, list(game.teams()), list(seat_names), list(team_points))
-    builder = BUILDERS.get(getattr(game, "name", ""))
+    builder = BUILDERS.get(summary_kind(game))
     if builder is not None:
         try:
             return builder(breakdown, ctx)

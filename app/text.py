@@ -6,6 +6,18 @@ from functools import lru_cache
 
 import pygame
 
+clipped: list[tuple[str, int, int]] | None = None
+"""When a list (the tour sets one): every drawn text that did not fit its box, as (text, room, needed) pixels."""
+
+SHRINK_LIMIT = 0.6
+"""A text shrunk below this fraction of its size to fit its box counts as not fitting (it becomes unreadable)."""
+
+
+def note_clipped(text: str, room: int, needed: int) -> None:
+    """Record a text wider than its box (only while :data:`clipped` is a list)."""
+    if clipped is not None and text.strip():
+        clipped.append((text, int(room), int(needed)))
+
 
 @lru_cache(maxsize=128)
 def font(size: int, bold: bool = False) -> pygame.font.Font:
@@ -67,12 +79,19 @@ def wrap(text: str, size: int, max_width: int, bold: bool = False) -> list[str]:
 def blit_text(surface: pygame.Surface, text: str, pos: tuple[int, int], size: int,
               color: tuple[int, int, int] = (240, 240, 240), bold: bool = False, anchor: str = "topleft",
               max_width: int | None = None) -> pygame.Rect:
-    """Draw one line of text anchored at ``pos``; shrinks the font to ``max_width`` when given."""
+    """Draw one line of text anchored at ``pos``; shrinks the font to ``max_width`` when given. A text wider than
+    its box, shrunk past :data:`SHRINK_LIMIT` or running off the surface is recorded (:func:`note_clipped`)."""
+    wanted = size
     if max_width is not None:
         size = fit(text, size, max_width, bold)
     surf = render(text, size, color, bold)
     rect = surf.get_rect(**{anchor: pos})
     surface.blit(surf, rect)
+    if clipped is not None:
+        if max_width is not None and (rect.w > max_width or size < wanted * SHRINK_LIMIT):
+            note_clipped(text, max_width, font(wanted, bold).size(text)[0])
+        elif not surface.get_rect().contains(rect):
+            note_clipped(text, surface.get_width(), rect.w)
     return rect
 
 

@@ -1,9 +1,12 @@
 """``python -m app --tour DIR``: drive the app through every screen and write a PNG of each.
 
-Works with ``SDL_VIDEODRIVER=dummy``. Writes ``DIR/<size>-<lang>-<screen>.png`` for two window sizes and two
-languages, and ``DIR/tour.json``::
+Works with ``SDL_VIDEODRIVER=dummy``. Writes ``DIR/<size>-<lang>-<screen>.png`` for three window sizes (the
+smallest the app allows, 800x600, up to 2560x1440) and every language, with an action-log screen of each table
+kind (``...-log_<kind>.png``), and ``DIR/tour.json``::
 
-    {"screens": [...], "frame_ms_while_ai_thinks": {"p50", "p95", "max"}, "startup_s": x}
+    {"screens": [...], "clipped": [...], "frame_ms_while_ai_thinks": {"p50", "p95", "max"}, "startup_s": x}
+
+``clipped`` lists every drawn text that did not fit its box (``app.text.clipped``): screen, size, language, text.
 
 Frame times are the work time of each frame (events, update, draw) at 1280x800 while an AI searches in the
 background worker; ``startup_s`` is the wall time of a fresh ``python -m app --startup-probe`` process from
@@ -26,8 +29,8 @@ from typing import Any
 from app.resources import app_command
 from saves.examples import example_path
 
-SIZES: tuple[tuple[int, int], ...] = ((1024, 640), (2560, 1440))
-LANGS: tuple[str, ...] = ("en", "pt")
+SIZES: tuple[tuple[int, int], ...] = ((800, 600), (1024, 640), (2560, 1440))
+LANGS: tuple[str, ...] = ("en", "pt", "it", "sk")
 PERF_SIZE = (1280, 800)
 EXAMPLE_STUDY = example_path("study.json")
 
@@ -58,16 +61,28 @@ class Tour:
         self.screens: list[str] = []
         self.app: Any = None
         self.prefix = ""
+        self.size = ""
+        self.lang = ""
+        self.clipped: list[dict[str, Any]] = []
 
     def shot(self, name: str, frames: int = 2) -> None:
         """Draw a couple of frames and save the window as a PNG."""
         import pygame
+
+        from app import text
 
         for _ in range(frames):
             self.app.step()
         file = f"{self.prefix}-{name}.png"
         pygame.image.save(self.app.surface, str(self.out / file))
         self.screens.append(file)
+        seen = {(c["screen"], c["text"]) for c in self.clipped}
+        for content, room, needed in text.clipped or []:
+            if (name, content) not in seen:
+                seen.add((name, content))
+                self.clipped.append({"screen": name, "size": self.size, "language": self.lang, "text": content,
+                                     "room_px": room, "needed_px": needed})
+        text.clipped = []
 
     def table(self, game_name: str, variant: dict[str, Any] | None = None, humans: int = 1, seed: int = 7,
               stop: Any = None) -> Any:
@@ -85,6 +100,7 @@ class Tour:
             seats[2 % game.num_players] = Seat("human", seats[2 % game.num_players].name)
             seats[1] = Seat("ai", seats[1].name, "random", "casual")
         session = new_session(game, seats, seed)
+        session.meta["hand_start"] = {"hand": 0, "state": session.match.state.to_json()}  # as a real game has
         rng = random.Random(seed)
         if stop is not None:
             advance(session, rng, stop)
@@ -94,108 +110,77 @@ class Tour:
         return screen
 
     def run_screens(self) -> None:
-        """Visit every screen at the current size and language."""
+        """Visit every screen at the current size and language: each registered game's table mid-hand, its
+        passing or card choice where it has one, its hand summary, then the screens shared by all games."""
         from app.screens.menu import MenuScreen
         from app.screens.new_game import NewGameScreen
         from app.screens.rules import RulesScreen
         from app.screens.settings import SettingsScreen
         from app.screens.statistics import StatisticsScreen
-        from engine.games.tricks import PASS_FLAG
+        from engine import registry
 
         app = self.app
+        entries = registry.entries()
         app.reset_to(MenuScreen(app))
         self.shot("menu")
-        app.push(NewGameScreen(app, "sueca"))
+        app.push(NewGameScreen(app, entries[0].name))
         self.shot("new_game")
         app.push(SettingsScreen(app))
         self.shot("settings")
-        app.reset_to(RulesScreen(app, "scopone"))
+        app.reset_to(RulesScreen(app, entries[0].name))
         self.shot("rules")
-
-        def human_mid(plies: int) -> Any:
-            """A stop condition: ``plies`` moves made and seat 0 to move."""
-            return lambda s: len(getattr(s, "history", [])) >= plies and s.current_player == 0
-
-        # Trick games mid-hand.
-        scr = self.table("sueca", stop=human_mid(6))
-        self.shot("table_sueca")
-        scr.ctl.last_trick = _last_trick(scr.ctl)
-        if scr.ctl.last_trick is not None:
-            scr.review = True
-            self.shot("last_trick")
-            scr.review = False
-        self.table("hearts", stop=lambda s: s.current_player == 0)
-        scr = self.app.top
-        legal = [m for m in scr.ctl.state.legal_moves() if m & PASS_FLAG]
-        scr.selected = [m & ~PASS_FLAG for m in legal[:2]]
-        self.shot("hearts_passing")
-        self.table("hearts", stop=lambda s: len(s.history) >= 18 and s.current_player == 0)
-        self.shot("table_hearts")
-        self.table("mosssidewhist", stop=lambda s: len(s.history) >= 9 and s.current_player == 0)
-        self.shot("table_mosssidewhist")
-        self.table("bisca", stop=lambda s: len(s.history) >= 4 and s.current_player == 0)
-        self.shot("table_bisca_2p")
-        self.table("briscola", {"players": 4}, stop=lambda s: len(s.history) >= 5 and s.current_player == 0)
-        self.shot("table_briscola_4p")
-        # Scopone: a position where one card has several capture sets, with the choice open.
-        scr = self.table("scopone", stop=lambda s: s.current_player == 0 and _multi_capture(s) is not None)
-        self.shot("table_scopone")
-        card = _multi_capture(scr.ctl.state)
-        if card is not None:
-            scr.click_hand_card(card)
-            self.shot("scopone_capture_choice")
-        self.table("scopa", stop=lambda s: len(s.history) >= 3 and s.current_player == 0)
-        self.shot("table_scopa")
-        for seed in range(3, 30):
-            scr = self.table("pharaoh", seed=seed,
-                             stop=lambda s: s.current_player == 0 and _ober_play(s) is not None)
-            if _ober_play(scr.ctl.state) is not None:
-                break
-        self.shot("table_pharaoh")
-        card = _ober_play(scr.ctl.state)
-        if card is not None:
-            scr.click_hand_card(card)
-            self.shot("pharaoh_suit_choice")
+        reviewed = False
+        logged: set[str] = set()
+        for entry in entries:
+            name = entry.name
+            scr = self.table(name, stop=lambda s: len(getattr(s, "history", [])) >= 6 and s.current_player == 0)
+            self.shot(f"table_{name}")
+            if entry.table not in logged:
+                logged.add(entry.table)
+                scr = self.table(name, stop=lambda s: len(getattr(s, "history", [])) >= 24 and s.current_player == 0)
+                scr.show_log = True
+                self.shot(f"log_{entry.table}")
+                scr.show_log = False
+            if not reviewed and scr.ctl.last_trick is not None:
+                scr.review = True
+                self.shot("last_trick")
+                scr.review = False
+                reviewed = True
+            scr = self.table(name, stop=lambda s: s.current_player == 0 and _passing(s))
+            if _passing(scr.ctl.state):
+                scr.selected = [c for m in scr.ctl.state.legal_moves()[:2] for c in scr.ctl.state.move_cards(m)]
+                self.shot(f"{name}_passing")
+            for seed in range(3, 30):
+                scr = self.table(name, seed=seed, stop=lambda s: s.current_player == 0 and _choice_card(s) is not None)
+                card = _choice_card(scr.ctl.state)
+                if card is not None:
+                    scr.click_hand_card(card)
+                    self.shot(f"{name}_choice")
+                    break
         # Hotseat privacy screen.
-        scr = self.table("sueca", humans=2, stop=lambda s: len(s.history) >= 2 and s.current_player == 2)
+        many = next(e.name for e in entries if registry.create(e.name).num_players >= 3)
+        scr = self.table(many, humans=2, stop=lambda s: len(getattr(s, "history", [])) >= 2 and s.current_player == 2)
         scr.ctl.viewer = 0
         self.shot("privacy")
-        # Summary and match end.
-        scr = self.table("sueca", {"target": 1}, stop=lambda s: False)
-        advance(scr.ctl.session, random.Random(5), lambda s: False)
-        scr.ctl._finish_hand()
-        for _ in range(3):
-            app.step()
-        self.shot("summary_sueca")
-        scr = self.table("scopone", {"target": 0}, stop=lambda s: False)
-        advance(scr.ctl.session, random.Random(5), lambda s: False)
-        scr.ctl._finish_hand()
-        for _ in range(3):
-            app.step()
-        self.shot("summary_scopone")
-        for name, variant in (("pharaoh", {"target": 0}), ("mosssidewhist", {})):
-            scr = self.table(name, variant, stop=lambda s: False)
+        # Hand summaries, then the match end of the first match that is over.
+        ended = False
+        for entry in entries:
+            scr = self.table(entry.name, _short_match(entry.name), stop=lambda s: False)
             advance(scr.ctl.session, random.Random(5), lambda s: False, limit=5000)
             scr.ctl._finish_hand()
             for _ in range(3):
                 app.step()
-            self.shot(f"summary_{name}")
-        self.table("hearts", {"target": 0}, stop=lambda s: False)
-        scr = app.top
-        advance(scr.ctl.session, random.Random(5), lambda s: False)
-        scr.ctl._finish_hand()
-        for _ in range(3):
-            app.step()
-        self.shot("summary_hearts")
-        summary = app.top
-        if summary.name == "summary":
-            summary.next()
-            self.shot("match_end")
-            from app.screens.survey import SurveyScreen
+            self.shot(f"summary_{entry.name}")
+            summary = app.top
+            if not ended and summary.name == "summary" and scr.ctl.match_over:
+                ended = True
+                summary.next()
+                self.shot("match_end")
+                from app.screens.survey import SurveyScreen
 
-            end = app.top
-            app.replace(SurveyScreen(app, end.ctl.session, end.record_id))
-            self.shot("survey")
+                end = app.top
+                app.replace(SurveyScreen(app, end.ctl.session, end.record_id))
+                self.shot("survey")
         app.reset_to(StatisticsScreen(app))
         self.shot("statistics")
         screen = app.top
@@ -259,8 +244,8 @@ class Tour:
         app = self.app
         app.resize(PERF_SIZE)
         app.settings.animation_speed = 2  # measure with the default animations on
-        game = registry.create("sueca")
-        spec = preset_spec("sueca", "expert")
+        game = registry.create(registry.names()[0])
+        spec = preset_spec(game.name, "expert")
         seats = [Seat("human", "Ana")] + [Seat("ai", n, spec, "expert") for n in ("Bruno", "Carla", "Dino")]
         session = new_session(game, seats, 11)
         state = session.match.state
@@ -282,39 +267,29 @@ class Tour:
                 "max": round(max(times), 3) if times else 0.0, "frames": len(times)}
 
 
-def _last_trick(ctl: Any) -> Any:
-    from app.controller import LastTrick
-
-    state = ctl.state
-    hist = [(s, m) for s, m in getattr(state, "history", [])]
-    n = state.num_players
-    done = len(hist) - len(getattr(state, "trick", []))
-    if done < n:
-        return None
-    cards = hist[done - n:done]
-    return LastTrick(cards, state.leader)
+def _passing(state: Any) -> bool:
+    """Whether the player to move passes or discards cards (a Hearts pass, a Moss Side Whist discard)."""
+    legal = state.legal_moves()
+    return bool(legal) and all(state.is_pass_move(m) for m in legal)
 
 
-def _multi_capture(state: Any) -> int | None:
+def _choice_card(state: Any) -> int | None:
+    """A card of the player to move that several legal moves play (a capture choice, a suit to name)."""
     from app import moves as movelib
 
     by_card, _ = movelib.group_by_card(state, state.legal_moves())
     for card, ms in by_card.items():
-        if len(ms) > 1:
+        if len(ms) > 1 and not any(state.is_pass_move(m) for m in ms):
             return card
     return None
 
 
-def _ober_play(state: Any) -> int | None:
-    """A card whose play names a suit (a Pharaoh Ober), if the player holds one that is playable."""
-    from app import moves as movelib
-    from engine.games.pharaoh import named_suit
+def _short_match(name: str) -> dict[str, Any]:
+    """A variant whose match ends after one hand when the game has a ``target`` option, else the default."""
+    from engine import registry
 
-    by_card, _ = movelib.group_by_card(state, state.legal_moves())
-    for card, ms in by_card.items():
-        if len(ms) > 1 and any(named_suit(m) >= 0 for m in ms):
-            return card
-    return None
+    game = registry.create(name)
+    return {"target": 0} if any(o.name == "target" for o in game.options) else {}
 
 
 def startup_seconds() -> float:
@@ -365,6 +340,9 @@ def _run_tour(out: Path) -> int:
     from app.main import App
 
     tour = Tour(out)
+    from app import text
+
+    text.clipped = []
     app = App(SIZES[0], headless=True)
     if getattr(app, "read_only", False):  # another cardtable uses CARDTABLE_HOME: the tour would disturb it
         print(f"cardtable --tour: {'; '.join(app.startup_warnings[:1])}", file=sys.stderr)
@@ -379,13 +357,17 @@ def _run_tour(out: Path) -> int:
             for size in SIZES:
                 app.resize(size)
                 tour.prefix = f"{size[0]}x{size[1]}-{lang}"
+                tour.size, tour.lang = f"{size[0]}x{size[1]}", lang
                 tour.run_screens()
         app.set_language("en")
+        text.clipped = None
         frames = tour.measure_frames()
     finally:
         app.shutdown()
     startup = startup_seconds()
-    report = {"screens": tour.screens, "frame_ms_while_ai_thinks": frames, "startup_s": startup}
-    (out / "tour.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
-    print(json.dumps({"screens": len(tour.screens), "frame_ms_while_ai_thinks": frames, "startup_s": startup}))
+    report = {"screens": tour.screens, "clipped": tour.clipped, "frame_ms_while_ai_thinks": frames,
+              "startup_s": startup}
+    (out / "tour.json").write_text(json.dumps(report, indent=2, ensure_ascii=False), encoding="utf-8")
+    print(json.dumps({"screens": len(tour.screens), "clipped": len(tour.clipped), "frame_ms_while_ai_thinks": frames,
+                      "startup_s": startup}))
     return 0

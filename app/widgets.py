@@ -8,6 +8,8 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextEntryLine
 
+from app import text as txt
+
 
 def button(ui: pygame_gui.UIManager, rect: pygame.Rect, text: str, object_id: str | None = None,
            enabled: bool = True, tooltip: str | None = None, container: Any = None) -> UIButton:
@@ -16,7 +18,19 @@ def button(ui: pygame_gui.UIManager, rect: pygame.Rect, text: str, object_id: st
                  object_id=pygame_gui.core.ObjectID(object_id=object_id) if object_id else None)
     if not enabled:
         b.disable()
+    note_if_too_wide(b, text)
     return b
+
+
+def note_if_too_wide(element: Any, text: str) -> None:
+    """Record (``app.text.note_clipped``) a button or label text wider than its element."""
+    font = getattr(element, "font", None)
+    if font is None or not text:
+        return
+    room = element.rect.w - 8
+    needed = font.size(text)[0]
+    if needed > room:
+        txt.note_clipped(text, room, needed)
 
 
 def fit_button_text(b: UIButton, text: str) -> None:
@@ -32,13 +46,16 @@ def fit_button_text(b: UIButton, text: str) -> None:
         cut = cut[:-1]
     b.set_text(cut.rstrip() + "…")
     b.set_tooltip(text)
+    txt.note_clipped(text, room, font.size(text)[0])
 
 
 def label(ui: pygame_gui.UIManager, rect: pygame.Rect, text: str, object_id: str | None = None,
           container: Any = None) -> UILabel:
     """A text label."""
-    return UILabel(rect, text, ui, container=container,
-                   object_id=pygame_gui.core.ObjectID(object_id=object_id) if object_id else None)
+    element = UILabel(rect, text, ui, container=container,
+                      object_id=pygame_gui.core.ObjectID(object_id=object_id) if object_id else None)
+    note_if_too_wide(element, text)
+    return element
 
 
 def dropdown(ui: pygame_gui.UIManager, rect: pygame.Rect, options: list[str], current: str,
@@ -59,3 +76,10 @@ def entry(ui: pygame_gui.UIManager, rect: pygame.Rect, text: str, container: Any
 def line_height(ui_font_size: int) -> int:
     """A comfortable height for buttons and dropdowns at a GUI font size."""
     return int(ui_font_size * 2.2)
+
+
+def button_width(font_size: int, texts: list[str], minimum: int, maximum: int) -> int:
+    """A button width that holds the widest of ``texts`` at the GUI font size (at least ``minimum``, at most
+    ``maximum`` pixels)."""
+    widest = max((txt.font(font_size).size(text)[0] for text in texts), default=0)
+    return max(minimum, min(maximum, widest + 2 * font_size))

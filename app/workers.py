@@ -1,7 +1,5 @@
-"""Access to the background move worker and the difficulty presets, with thin local fallbacks.
-
-The real pieces are ``engine.worker.MoveWorker`` (search in another process) and ``engine.presets``; the
-fallbacks keep the app usable in a build where they are missing (a thread runs the agent).
+"""The app's access to the background move worker (``engine.worker.MoveWorker``) and the difficulty presets
+(``engine.presets``), plus :class:`ThreadWorker`, an in-process worker with the same API for tests.
 """
 
 from __future__ import annotations
@@ -10,48 +8,15 @@ import random
 import threading
 import time
 import traceback
-from dataclasses import dataclass
 from typing import Any
 
-LEVELS: tuple[str, ...] = ("beginner", "casual", "strong", "expert")
+from engine import agents, presets, registry
+from engine.agent import Budget
+from engine.worker import MoveRequest, MoveWorker, WorkerDone, WorkerFailed, WorkerProgress
 
 
-@dataclass
-class FallbackRequest:
-    """Same fields as ``engine.worker.MoveRequest``."""
-
-    game: str
-    variant: dict
-    spec: str
-    state_json: str
-    seat: int
-    seed: int
-    time_limit: float | None = None
-
-
-@dataclass
-class FallbackDone:
-    """Same fields as ``engine.worker.WorkerDone``."""
-    request_id: int
-    move: int
-    elapsed: float
-    iterations: int
-
-
-@dataclass
-class FallbackFailed:
-    """Same fields as ``engine.worker.WorkerFailed``."""
-    request_id: int
-    error: str
-    fallback_move: int
-
-
-def make_request(**fields: Any) -> Any:
-    """A ``MoveRequest`` (the engine's when available)."""
-    try:
-        from engine.worker import MoveRequest
-    except ImportError:
-        MoveRequest = FallbackRequest  # noqa: N806
+def make_request(**fields: Any) -> MoveRequest:
+    """A worker request (``engine.worker.MoveRequest``)."""
     return MoveRequest(**fields)
 
 
@@ -79,9 +44,6 @@ class ThreadWorker:
         return rid
 
     def _run(self, rid: int, req: Any, cancel: threading.Event) -> None:
-        from engine import agents, registry
-        from engine.agent import Budget
-
         start = time.monotonic()
         fallback = -1
         try:
@@ -96,9 +58,9 @@ class ThreadWorker:
                 move = agent.choose(state.observation(req.seat), rng, budget)
             else:
                 move = agent.choose_full(state, rng, budget)
-            event: Any = FallbackDone(rid, move, time.monotonic() - start, 0)
+            event: Any = WorkerDone(rid, move, time.monotonic() - start, 0)
         except Exception as e:  # noqa: BLE001 - reported to the app, which plays the fallback move
-            event = FallbackFailed(rid, f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=3)}", fallback)
+            event = WorkerFailed(rid, f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=3)}", fallback)
         if not cancel.is_set():
             with self._lock:
                 self._events.append(event)
@@ -122,74 +84,46 @@ class ThreadWorker:
         return self._thread is not None and self._thread.is_alive() and self._current >= 0
 
     def shutdown(self) -> None:
-        """Close screens, save settings, stop the worker and quit pygame."""
+        """Stop the current request."""
         self.cancel()
 
 
 def make_worker(prefer_thread: bool = False) -> Any:
-    """The background move worker (``engine.worker.MoveWorker``; the thread fallback when unavailable)."""
-    if not prefer_thread:
-        try:
-            from engine.worker import MoveWorker
-
-            return MoveWorker()
-        except ImportError:
-            pass
-    return ThreadWorker()
+    """The background move worker (``engine.worker.MoveWorker``; an in-process :class:`ThreadWorker` when
+    ``prefer_thread``)."""
+    return ThreadWorker() if prefer_thread else MoveWorker()
 
 
 def is_done(event: Any) -> bool:
     """Whether a worker event is a finished move."""
-    return type(event).__name__ in ("WorkerDone", "FallbackDone")
+    return isinstance(event, WorkerDone)
 
 
 def is_failed(event: Any) -> bool:
     """Whether a worker event is a failure."""
-    return type(event).__name__ in ("WorkerFailed", "FallbackFailed")
+    return isinstance(event, WorkerFailed)
 
 
 def is_progress(event: Any) -> bool:
     """Whether a worker event is a progress report."""
-    return type(event).__name__ == "WorkerProgress"
+    return isinstance(event, WorkerProgress)
 
 
 def levels() -> tuple[str, ...]:
     """The difficulty presets."""
-    try:
-        from engine.presets import LEVELS as engine_levels
-
-        return tuple(engine_levels)
-    except ImportError:
-        return LEVELS
+    return tuple(presets.LEVELS)
 
 
 def preset_spec(game: str, level: str) -> str:
-    """The agent SPEC of a difficulty preset for ``game`` (random play until the presets exist)."""
-    try:
-        from engine.presets import preset_spec as engine_preset_spec
-
-        return engine_preset_spec(game, level)
-    except ImportError:
-        return "random"
-    except Exception:  # noqa: BLE001 - a preset for a game still being written
-        return "random"
+    """The agent SPEC of a difficulty preset for ``game``."""
+    return presets.preset_spec(game, level)
 
 
 def hint_spec(game: str) -> str:
     """The agent SPEC of the hints for ``game`` (strong's search and expert's endgame solver)."""
-    try:
-        from engine.presets import hint_spec as engine_hint_spec
-
-        return engine_hint_spec(game)
-    except Exception:  # noqa: BLE001 - a game without presets
-        return preset_spec(game, "strong")
+    return presets.hint_spec(game)
 
 
 def describe_level(level: str) -> str:
     """A one-line description of a preset."""
-    try:
-        from engine.presets import describe_level as engine_describe
-
-        return str(engine_describe(level))
-    except Exception:  # noqa: BLE001
-        return level
+    return str(presets.describe_level(level))

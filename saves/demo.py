@@ -9,10 +9,11 @@ from engine.agent import Agent
 from saves.session import GameSession, Seat
 
 
-def demo_session(seed: int = 1, game: str = "sueca", variant: dict[str, Any] | None = None,
+def demo_session(seed: int = 1, game: str = "", variant: dict[str, Any] | None = None,
                  human_seat: int | None = 0, spec: str = "random") -> GameSession:
-    """A new session of ``game``: a human at ``human_seat`` (None = all AI) and ``spec`` AIs elsewhere."""
-    g = registry.create(game, variant)
+    """A new session of ``game`` (default: the first game of the menu): a human at ``human_seat`` (None = all
+    AI) and ``spec`` AIs elsewhere."""
+    g = registry.create(game or registry.names()[0], variant)
     seats = [Seat("human", "Tester") if i == human_seat else
              Seat("ai", f"AI {i}", spec=spec, display_name=f"Opponent {chr(ord('A') + i)}")
              for i in range(g.num_players)]

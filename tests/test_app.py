@@ -17,11 +17,12 @@ import pygame  # noqa: E402
 import pygame_gui  # noqa: E402
 import pytest  # noqa: E402
 
-from app import i18n  # noqa: E402
+from app import describe, i18n  # noqa: E402
 from app import moves as movelib  # noqa: E402
-from app.workers import FallbackFailed, ThreadWorker  # noqa: E402
+from app.workers import ThreadWorker  # noqa: E402
 from engine import registry  # noqa: E402
 from engine.games.tricks import PASS_FLAG  # noqa: E402
+from engine.worker import WorkerFailed  # noqa: E402
 from saves.session import Seat  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,6 +70,15 @@ def visible_point(sprite: Any) -> tuple[int, int]:
     return sprite.rect.left + 4, sprite.rect.centery
 
 
+def uncovered_point(screen: Any, rect: pygame.Rect) -> tuple[int, int]:
+    """A point of ``rect`` that no cell of the open choice covers (the card stays clickable there)."""
+    for point in (rect.center, rect.midbottom, rect.bottomleft, rect.bottomright, rect.midtop):
+        point = (min(point[0], rect.right - 2), min(point[1], rect.bottom - 2))
+        if screen.choice_at(point) is None:
+            return point
+    raise AssertionError(f"the choice covers the whole card at {rect}")
+
+
 def press(app: Any, element: Any) -> None:
     pygame.event.post(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=element))
     app.step()
@@ -90,7 +100,8 @@ def human_turn_by_clicking(app: Any, screen: Any, rng: random.Random) -> None:
             press(app, screen.buttons["confirm_pass"])
         return
     if screen.choice is not None:
-        table_cands = [s for s in screen.scene.sprites if s.zone == "table" and s.mark == "candidate"]
+        table_cands = [s for s in screen.scene.sprites if s.zone == "table" and s.mark == "candidate"
+                       and screen.choice_at(s.rect.center) is None]
         if table_cands:
             before = list(screen.choice.candidates)
             card = table_cands[0].card
@@ -100,8 +111,9 @@ def human_turn_by_clicking(app: Any, screen: Any, rng: random.Random) -> None:
                 assert len(screen.choice.candidates) < len(before)
             return
         app.step()
-        picks = [k for k in screen.buttons if isinstance(k, tuple) and k[0] == "pick"]
-        press(app, screen.buttons[picks[0]])
+        cells = screen.choice_cells()
+        assert len(cells) == len(screen.choice.candidates)
+        click(app, cells[0].rect.center)
         return
     move = rng.choice(state.legal_moves())
     cards = movelib.move_cards(state, move)
@@ -200,7 +212,7 @@ def test_capture_choice_filters_and_cancels(app: Any) -> None:
         common = set.intersection(*sets)
         distinguishing = sorted(set.union(*sets) - common - set(screen.choice.picked))
         sp = next(s for s in screen.scene.sprites if s.zone == "table" and s.card == distinguishing[0])
-        click(app, sp.rect.center)
+        click(app, uncovered_point(screen, sp.rect))
     assert ctl.session.ply == ply + 1
     assert ctl.session.moves[0][-1] in candidates
 
@@ -298,7 +310,7 @@ class CrashingWorker(ThreadWorker):
         self._next += 1
         self._current = self._next
         with self._lock:
-            self._events.append(FallbackFailed(self._next, "search process died", -1))
+            self._events.append(WorkerFailed(self._next, "search process died", -1))
         return self._next
 
 
@@ -483,20 +495,25 @@ def test_keyboard_play_and_illegal_card_reason_on_hover(app: Any) -> None:
         sp = illegal[0]
         pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=visible_point(sp), rel=(0, 0), buttons=(0, 0, 0)))
         app.step()
-        assert screen.hover_text == ctl.state.illegal_reason(sp.card)
+        assert screen.hover_text == describe.reason_text(ctl.state.illegal_reason(sp.card), ctl.state.game.deck,
+                                                         sp.card)
         assert "follow suit" in screen.hover_text
     cards = [s.card for s in screen.hand_sprites()]
-    target = next(i for i, c in enumerate(cards) if c in legal)
-    screen.focus_index = 0
-    for _ in range(target):
+    playable = [c for c in cards if c in legal]
+    app.step()
+    assert screen.view.focus in playable  # the cursor never starts on a card that cannot be played
+    seen = []
+    for _ in range(len(playable)):
         key(app, pygame.K_RIGHT)
-    assert screen.view.focus == cards[target]
+        seen.append(screen.view.focus)
+    assert sorted(seen) == sorted(playable)  # ... and the arrows stop only on playable cards
+    target = screen.view.focus
     ply = ctl.session.ply
     key(app, pygame.K_RETURN)
-    assert ctl.session.ply == ply + 1 and ctl.session.moves[0][-1] == cards[target]
+    assert ctl.session.ply == ply + 1 and ctl.session.moves[0][-1] == target
 
 
-@pytest.mark.parametrize("size", [(1024, 640), (2560, 1440)])
+@pytest.mark.parametrize("size", [(800, 600), (1024, 640), (2560, 1440)])
 def test_no_overlaps_on_any_table(app: Any, size: tuple[int, int]) -> None:
     from app.tour import advance
 

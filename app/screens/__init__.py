@@ -1,1 +1,5 @@
-"""The app's screens (menu, new game, table, summaries, settings, rules, statistics, replay, survey)."""
+"""The app's screens; importing this package registers every screen with ``app.navigation``."""
+
+from app.screens import menu, new_game, rules, settings, statistics, study, summary, survey, table
+
+__all__ = ["menu", "new_game", "rules", "settings", "statistics", "study", "summary", "survey", "table"]

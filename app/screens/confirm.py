@@ -9,7 +9,7 @@ import pygame
 import pygame_gui
 
 from app import text as txt
-from app.main import BACKGROUND, Screen
+from app.navigation import BACKGROUND, Screen
 from app.tables.base import GOLD
 from app.widgets import button, line_height
 

@@ -7,11 +7,14 @@ from typing import Any
 import pygame
 import pygame_gui
 
+from app import navigation, resume
 from app import text as txt
 from app.i18n import t
-from app.main import BACKGROUND, Screen
+from app.navigation import BACKGROUND, Screen
+from app.screens.confirm import ConfirmScreen
 from app.tables.base import GOLD, MUTED
 from app.widgets import button, line_height
+from engine import registry
 
 
 class MenuScreen(Screen):
@@ -29,12 +32,12 @@ class MenuScreen(Screen):
         self.put_aside: list[str] = []
         self.read_only = bool(getattr(app, "read_only", False))
         """Another cardtable uses the data folder: only statistics, settings, rules and quit are offered."""
+        self.asking_quit = False
+        """Esc was pressed: the menu asks whether to quit (Enter quits, Esc stays)."""
         try:
             self.store = app.autosave_store()
             self.has_autosave = bool(self.store.exists())
-            from app.resume import put_aside_games
-
-            self.put_aside = put_aside_games()
+            self.put_aside = resume.put_aside_games()
             """Unfinished games of other kinds, put aside: Continue lists them with the game at the table."""
             self.has_autosave = self.has_autosave or bool(self.put_aside)
         except Exception as e:  # noqa: BLE001
@@ -56,12 +59,15 @@ class MenuScreen(Screen):
             items.append(("study", t("Study")))
         items += [("stats", t("Statistics")), ("settings", t("Settings")),
                   ("rules", t("Rules")), ("quit", t("Quit"))]
+        if self.asking_quit:
+            items = [("quit_yes", t("Quit (Enter)")), ("quit_no", t("Stay (Esc)"))]
         total = len(items) * (bh + gap)
         y = max(int(h * 0.32), (h - total) // 2 + h // 12)
         self.buttons = {}
         for key, label in items:
             r = pygame.Rect((w - bw) // 2, y, bw, bh)
-            self.buttons[key] = button(self.ui, r, label, "#primary" if key in ("continue", "new") else None)
+            primary = key in ("continue", "new", "quit_yes")
+            self.buttons[key] = button(self.ui, r, label, "#primary" if primary else None)
             y += bh + gap
 
     def handle(self, event: pygame.event.Event) -> None:
@@ -70,12 +76,21 @@ class MenuScreen(Screen):
             key = next((k for k, b in self.buttons.items() if b is event.ui_element), None)
             if key:
                 self.activate(key)
+        elif event.type == pygame.KEYDOWN and self.asking_quit:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_q):
+                self.activate("quit_yes")
+            elif event.key == pygame.K_ESCAPE:
+                self.activate("quit_no")
         elif event.type == pygame.KEYDOWN:
             shortcuts = {pygame.K_n: "new", pygame.K_c: "continue", pygame.K_s: "settings", pygame.K_r: "rules",
-                         pygame.K_q: "quit", pygame.K_ESCAPE: "quit"}
+                         pygame.K_q: "quit", pygame.K_ESCAPE: "ask_quit"}
             key = shortcuts.get(event.key)
             if key and key in self.buttons:
                 self.activate(key)
+
+    def changing(self) -> bool:
+        """The menu is still between events."""
+        return False
 
     def activate(self, key: str) -> None:
         """Run a menu entry."""
@@ -85,27 +100,22 @@ class MenuScreen(Screen):
         if key == "continue":
             self.continue_game()
         elif key == "new":
-            from app.screens.new_game import NewGameScreen
-
-            app.push(NewGameScreen(app))
+            app.push(navigation.make(app, "new_game"))
         elif key == "study":
             error = app.open_study()
             if error:
                 self.message = error
         elif key == "stats":
-            from app.screens.statistics import StatisticsScreen
-
-            app.push(StatisticsScreen(app))
+            app.push(navigation.make(app, "statistics"))
         elif key == "settings":
-            from app.screens.settings import SettingsScreen
-
-            app.push(SettingsScreen(app))
+            app.push(navigation.make(app, "settings"))
         elif key == "rules":
-            from app.screens.rules import RulesScreen
-
-            app.push(RulesScreen(app, None))
-        elif key == "quit":
+            app.push(navigation.make(app, "rules", None))
+        elif key in ("quit", "quit_yes"):
             app.quit()
+        elif key in ("ask_quit", "quit_no"):
+            self.asking_quit = key == "ask_quit"
+            app.rebuild()
 
     def continue_game(self) -> None:
         """Restore the autosaved game and open its table; with games put aside, ask which one first."""
@@ -118,10 +128,6 @@ class MenuScreen(Screen):
 
     def choose_game(self) -> None:
         """Continue which game: the one at the table or one put aside (``app.resume``)."""
-        from app import resume
-        from app.screens.confirm import ConfirmScreen
-        from engine import registry
-
         choices = []
         current = resume.unfinished_at_table(self.app)
         if current is not None or self.store.exists():
@@ -134,9 +140,6 @@ class MenuScreen(Screen):
 
     def continue_put_aside(self, game_name: str) -> None:
         """Take the game of ``game_name`` back from where it was put aside and open its table."""
-        from app import resume
-        from app.screens.new_game import start_session
-
         session, warnings = resume.take_back(self.app, game_name)
         if session is None:
             self.message = t("The saved game could not be loaded, so there is nothing to continue.") + " " + \
@@ -145,7 +148,7 @@ class MenuScreen(Screen):
             self.app.rebuild()
             return
         self.attach_study(session)
-        start_session(self.app, session, warnings)
+        navigation.start_session(self.app, session, warnings)
         resume.forget_put_aside(self.app, session)
 
     def continue_current(self) -> None:
@@ -165,8 +168,6 @@ class MenuScreen(Screen):
             self.has_autosave = bool(self.put_aside)
             self.app.rebuild()
             return
-        from app.screens.new_game import start_session
-
         self.attach_study(session)
         notices = []
         if getattr(result, "source", None) == "backup":
@@ -174,7 +175,7 @@ class MenuScreen(Screen):
                 t("The last save was damaged: the game continues from the save before it (one move earlier)."))
         elif warnings:
             notices.append(t("There was a problem with the saved game:"))
-        start_session(self.app, session, notices + warnings)
+        navigation.start_session(self.app, session, notices + warnings)
 
     def attach_study(self, session: Any) -> None:
         """A study game continued from the menu goes on inside its study (questionnaire, next game) when the
@@ -227,8 +228,11 @@ class MenuScreen(Screen):
             surface.blit(face, pos)
         big = max(40, h // 9)
         txt.blit_text(surface, "cardtable", (w // 2, int(h * 0.14)), big, GOLD, True, "center")
-        txt.blit_text(surface, t("Sueca · Bisca · Briscola · Hearts · Scopone · Scopa · Pharaoh · Moss Side Whist"),
+        txt.blit_text(surface, " · ".join(t(e.title) for e in registry.entries()),
                       (w // 2, int(h * 0.14) + big), max(14, h // 45), MUTED, False, "center", max_width=w - 40)
+        if self.asking_quit:
+            txt.blit_text(surface, t("Quit cardtable?"), (w // 2, int(h * 0.32) - max(14, h // 30)), max(16, h // 30),
+                          GOLD, True, "center", max_width=w - 40)
         keys = t("Keys: N new game, S settings, R rules, Q quit") if not self.has_autosave else \
             t("Keys: C continue, N new game, S settings, R rules, Q quit")
         if not self.message:  # the message takes the place of the key help
@@ -241,3 +245,6 @@ class MenuScreen(Screen):
             for line in lines:
                 txt.blit_text(surface, line, (w // 2, y), size, (255, 160, 140), False, "center", max_width=w - 40)
                 y += int(size * 1.3)
+
+
+navigation.register(MenuScreen.name, MenuScreen)

@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pygame
 import pygame_gui
+from pygame_gui.elements import UITextEntryLine
 
-from app import i18n, workers
+from app import i18n, navigation, resume, workers
 from app import text as txt
 from app.i18n import t
-from app.main import BACKGROUND, Screen
+from app.navigation import BACKGROUND, Screen
+from app.screens.confirm import ConfirmScreen
+from app.sessions import new_session
 from app.tables.base import GOLD, MUTED
 from app.widgets import button, dropdown, entry, label, line_height
 from engine import registry
 from engine.game import Game, Option, VariantError
-from saves.session import GameSession, Seat
+from saves.session import Seat
 
 AI_NAMES = ("Ana", "Bruno", "Carla", "Dino", "Eva", "Filipe")
 
@@ -29,46 +31,23 @@ def default_seats(n: int, player_name: str = "") -> list[Seat]:
     return seats
 
 
-def new_session(game: Game, seats: list[Seat], seed: int | None = None) -> GameSession:
-    """A fresh match session with AI specs filled from their presets."""
-    from engine.match import Match
-
-    if seed is None:
-        seed = random.SystemRandom().getrandbits(62)
-    for s in seats:
-        if s.kind == "ai" and not s.spec:
-            s.spec = workers.preset_spec(game.name, s.preset or "casual")
-    return GameSession(Match.start(game, seed), seats, seed)
-
-
-def start_session(app: Any, session: GameSession, warnings: list[str] | None = None) -> None:
-    """Open the table for a session (new or restored; ``warnings`` from loading are shown at the table)."""
-    from app.controller import Controller
-    from app.screens.table import TableScreen
-
-    controller = Controller(session, min_delay_ms=app.settings.ai_min_delay_ms,
-                            allow_undo=app.settings.allow_undo, worker=app.worker,
-                            autosave=app.autosave_store())
-    controller.save()
-    for warning in warnings or []:
-        controller.notify(str(warning), error=True, seconds=30)
-    app.reset_to(TableScreen(app, controller))
+def seat_name(name: str, index: int, hotseat: bool) -> str:
+    """A seat's name at the table: "Player 2" for an empty name, and in a game of several humans also for the
+    default "You" (so that nobody is asked to "pass the device to You")."""
+    if not name or (hotseat and name == t("You")):
+        return f"{t('Player')} {index + 1}"
+    return name
 
 
 def replace_unfinished_game(app: Any, game_name: str, start: Any) -> bool:
     """True when starting a game of ``game_name`` ends no unfinished game (an unfinished game of another kind
     is put aside first, see ``app.resume``); else ask first (start the new game with ``start``, continue the
     saved one, or go back) and return False."""
-    from app import resume
-
     ends = resume.make_room(app, game_name)
     if not ends:
         return True
-    from app.screens.confirm import ConfirmScreen
-    from app.screens.menu import MenuScreen
-
     def continue_saved() -> None:
-        MenuScreen(app).continue_game()
+        navigation.make(app, "menu").continue_game()  # type: ignore[attr-defined]
 
     def start_anyway() -> None:
         resume.end_put_aside(game_name)
@@ -208,7 +187,9 @@ class NewGameScreen(Screen):
             oy += gap
         # Seats.
         y = right.top
-        label(ui, pygame.Rect(right.left, y, col_w, bh), t("Seats (in play order)"))
+        partners = self.valid() and any(len(team) > 1 for team in self.game().teams())
+        heading = t("Seats (in play order; A and B are the teams)") if partners else t("Seats (in play order)")
+        label(ui, pygame.Rect(right.left, y, col_w, bh), heading)
         y += bh + gap
         n = self.num_players()
         while len(self.seats) < n:
@@ -217,7 +198,7 @@ class NewGameScreen(Screen):
         teams = self.game().teams() if self.valid() else []
         for i, seat in enumerate(self.seats):
             team = next((k for k, tm in enumerate(teams) if i in tm and len(tm) > 1), None)
-            tag = f"{i + 1}" + (f" ({t('team')} {'AB'[team % 2]})" if team is not None else "")
+            tag = f"{i + 1}" + (f" · {'AB'[team % 2]}" if team is not None else "")
             label(ui, pygame.Rect(right.left, y, int(col_w * 0.22), bh), tag)
             nx = right.left + int(col_w * 0.22)
             nw = int(col_w * 0.36)
@@ -230,7 +211,7 @@ class NewGameScreen(Screen):
         if any(s.kind == "ai" for s in self.seats):
             for lv in workers.levels():
                 for line in txt.wrap(t(workers.describe_level(lv)), max(12, int(self.app.font_size * 0.85)),
-                                     col_w)[:2]:
+                                     col_w - 16)[:2]:
                     if y + bh * 2 > right.bottom:
                         break
                     label(ui, pygame.Rect(right.left, y, col_w, int(bh * 0.7)), line, "#help")
@@ -279,7 +260,7 @@ class NewGameScreen(Screen):
 
     def typing(self) -> bool:
         """Whether a text field has the keyboard focus."""
-        return any(getattr(wdg, "is_focused", False) for wdg in self.widgets.values())
+        return any(isinstance(wdg, UITextEntryLine) and wdg.is_focused for wdg in self.widgets.values())
 
     def on_dropdown(self, key: Any, text: str) -> None:
         """Apply a drop-down choice."""
@@ -316,12 +297,13 @@ class NewGameScreen(Screen):
         except VariantError as e:
             self.error = str(e)
             return False
-        seats = [Seat(s.kind, s.name or f"{t('Player')} {i + 1}", s.spec if not s.preset else "", s.preset)
+        hotseat = sum(s.kind == "human" for s in self.seats) > 1
+        seats = [Seat(s.kind, seat_name(s.name, i, hotseat), s.spec if not s.preset else "", s.preset)
                  for i, s in enumerate(self.seats)]
         session = new_session(game, seats, seed)
-        if not replace_unfinished_game(self.app, game.name, lambda: start_session(self.app, session)):
+        if not replace_unfinished_game(self.app, game.name, lambda: navigation.start_session(self.app, session)):
             return False  # the player is asked first
-        start_session(self.app, session)
+        navigation.start_session(self.app, session)
         return True
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -332,3 +314,6 @@ class NewGameScreen(Screen):
             txt.blit_text(surface, self.error, (w // 2, h - max(80, h // 8)), max(14, h // 48), (255, 160, 140),
                           False, "center", max_width=w - 40)
         _ = (GOLD, MUTED)
+
+
+navigation.register(NewGameScreen.name, NewGameScreen)

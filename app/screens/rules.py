@@ -11,9 +11,9 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UITextBox
 
-from app import i18n, resources
+from app import i18n, navigation, resources
 from app.i18n import t
-from app.main import BACKGROUND, Screen
+from app.navigation import BACKGROUND, Screen
 from app.widgets import button, label, line_height
 from engine import registry
 
@@ -146,3 +146,6 @@ class RulesScreen(Screen):
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the screen (GUI elements are drawn afterwards by the manager)."""
         surface.fill(BACKGROUND)
+
+
+navigation.register(RulesScreen.name, RulesScreen)

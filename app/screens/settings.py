@@ -7,14 +7,19 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from app import i18n
+from app import i18n, navigation
 from app.i18n import t
-from app.main import Screen
+from app.navigation import Screen
 from app.widgets import button, dropdown, entry, label, line_height
 
 SPEEDS = ("Off", "Slow", "Normal", "Fast")
 DELAYS = (0, 300, 600, 1000, 1500, 2500)
 SURVEYS = {"off": "Never", "every": "After every game", "every_n": "After every 3 games"}
+
+
+def capture_values(settings: Any) -> bool:
+    """Whether the court cards of the capture games show their values (kept in ``Settings.extra``)."""
+    return bool(settings.extra.get("capture_values", False))
 
 
 class SettingsScreen(Screen):
@@ -42,6 +47,7 @@ class SettingsScreen(Screen):
             ("card_style", t("Card style"), [t("Classic"), t("Four-colour")],
              t("Four-colour") if s.card_style == "four_colour" else t("Classic")),
             ("auto_sort", t("Sort my hand"), on_off, yn(s.auto_sort)),
+            ("capture_values", t("Capture values on court cards"), on_off, yn(capture_values(s))),
             ("sound", t("Sound"), on_off, yn(s.sound)),
             ("fullscreen", t("Full screen (F11)"), on_off, yn(self.app.fullscreen)),
             ("allow_undo", t("Allow undo against AI"), on_off, yn(s.allow_undo)),
@@ -106,6 +112,11 @@ class SettingsScreen(Screen):
                 self.app.toggle_fullscreen()
         elif key == "survey":
             s.survey = next((k for k, v in SURVEYS.items() if t(v) == text), "off")
+        elif key == "capture_values":
+            s.extra["capture_values"] = text == t("On")
         elif key in ("auto_sort", "sound", "allow_undo"):
             setattr(s, key, text == t("On"))
         self.app.save_settings()
+
+
+navigation.register(SettingsScreen.name, SettingsScreen)

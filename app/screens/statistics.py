@@ -10,12 +10,12 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from app import moves as movelib
+from app import describe, navigation
 from app import text as txt
 from app.art import card_art
 from app.i18n import t
 from app.layout import table_layout
-from app.main import BACKGROUND, Screen
+from app.navigation import BACKGROUND, Screen
 from app.tables import View, renderer_for
 from app.tables.base import GOLD, MUTED, WHITE, hand_counts
 from app.widgets import button, line_height
@@ -246,40 +246,20 @@ class ReplayScreen(Screen):
 
 def card_label(deck: Any, card: int) -> str:
     """Readable card name in the current language ("6 of Coins", "King of Hearts")."""
-    symbol = deck.ranks[deck.rank_of(card)]
-    rank = symbol if symbol.isdigit() else t(deck.rank_names[deck.rank_of(card)])
-    return t("{rank} of {suit}", rank=rank, suit=t(deck.suit_names[deck.suit_of(card)]))
+    return describe.card_name(deck, card)
 
 
 def replay_move_text(before: Any, move: int, name: str, notation: str) -> str:
-    """A recorded move as a sentence ("Ana plays 7 Coins and takes 3 Cups + 4 Swords"); the notation when
-    the position before the move is unknown."""
+    """A recorded move as a sentence ("Ana plays 7 of Coins and takes 3 of Cups + 4 of Swords"); the notation
+    when the position before the move is unknown. A replay shows every hand, so passed cards are named."""
     if before is None:
         return f"{name}: {notation}"
     try:
-        cards = movelib.move_cards(before, move)
+        entry = describe.log_entry(before, move)
     except Exception:  # noqa: BLE001 - an odd record still shows its notation
-        cards = []
-    game_name = before.game.name
-    if not cards:
-        if notation.startswith("swap"):
-            return t("{name} exchanges the trump card", name=name)
-        return f"{name}: {t(notation)}"
-    labels = [card_label(before.game.deck, c) for c in cards]
-    if movelib.is_pass(move, before):
-        if game_name == "mosssidewhist":
-            return t("{name} discards {cards}", name=name, cards=" + ".join(labels))
-        return t("{name} passes {cards}", name=name, cards=" + ".join(labels))
-    if game_name in ("scopone", "scopa") and len(labels) > 1:
-        return t("{name} plays {card} and takes {cards}", name=name, card=labels[0], cards=" + ".join(labels[1:]))
-    text = t("{name} plays {cards}", name=name, cards=" + ".join(labels))
-    if game_name == "pharaoh":
-        from engine.games.pharaoh import named_suit
-
-        suit = named_suit(move)
-        if suit >= 0:
-            text += " → " + t(before.game.deck.suit_names[suit])
-    return text
+        return f"{name}: {notation}"
+    names = [name] * max(1, before.num_players)
+    return describe.entry_text(entry, before.game.deck, names, entry.seat)
 
 
 @lru_cache(maxsize=64)
@@ -296,3 +276,7 @@ def _human_team(g: Any) -> int | None:
     if g.human_seat is None:
         return None
     return _team_of_seat(g.game, json.dumps(g.variant, sort_keys=True), g.human_seat)
+
+
+navigation.register(StatisticsScreen.name, StatisticsScreen)
+navigation.register(ReplayScreen.name, ReplayScreen)

@@ -7,13 +7,14 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from app import i18n
+from app import i18n, navigation
 from app import text as txt
 from app.i18n import t
-from app.main import BACKGROUND, Screen
+from app.navigation import BACKGROUND, Screen
+from app.resume import make_room_for_study
 from app.study import NextStep, StudyContext, StudyError, check_participant_id
 from app.tables.base import GOLD, MUTED, WHITE
-from app.widgets import button, dropdown, entry, line_height
+from app.widgets import button, button_width, dropdown, entry, line_height
 
 ERROR = (255, 160, 140)
 PANEL = (12, 40, 28)
@@ -81,7 +82,8 @@ class StudyScreen(Screen):
         """A primary button on the right and an optional secondary one on the left."""
         w, h = self.app.size
         _, margin, bh = self.sizes()
-        bw = max(240, min(420, w // 4))
+        texts = [primary[1]] + ([secondary[1]] if secondary is not None else [])
+        bw = button_width(self.app.font_size, texts, max(240, min(420, w // 4)), w // 2 - 2 * margin)
         y = h - margin - bh
         self.buttons[primary[0]] = button(self.ui, pygame.Rect(w - margin - bw, y, bw, bh), primary[1], "#primary")
         if secondary is not None:
@@ -129,9 +131,7 @@ class ParticipantScreen(StudyScreen):
         elif key == "start":
             self.submit(self.field.get_text() if self.field is not None else self.typed)
         elif key == "menu":
-            from app.screens.menu import MenuScreen
-
-            self.app.reset_to(MenuScreen(self.app))
+            self.app.reset_to(navigation.make(self.app, "menu"))
 
     def submit(self, text: str) -> bool:
         """Check the ID; a participant who already consented resumes, a new one sees the consent text."""
@@ -277,9 +277,7 @@ class ProgressScreen(StudyScreen):
     def pause(self) -> None:
         """Stop here; the participant resumes by typing the same ID."""
         if self.step_info is None:
-            from app.screens.menu import MenuScreen
-
-            self.app.reset_to(MenuScreen(self.app))
+            self.app.reset_to(navigation.make(self.app, "menu"))
             return
         self.app.reset_to(ParticipantScreen(self.app, self.ctx))
 
@@ -288,19 +286,13 @@ class ProgressScreen(StudyScreen):
         step = self.step_info
         if step is None:
             return
-        from app.screens.new_game import start_session
-
         if step.kind == "survey" and step.record_id is not None:
-            from app.screens.survey import SurveyScreen
-
-            self.app.reset_to(SurveyScreen.for_record(self.app, step.record_id, then="study"))
+            self.app.reset_to(navigation.make(self.app, "survey_for_record", step.record_id, then="study"))
         elif step.kind == "resume" and step.session is not None:
-            start_session(self.app, step.session)
+            navigation.start_session(self.app, step.session)
         elif step.kind == "game" and step.plan is not None:
-            from app.resume import make_room_for_study
-
             make_room_for_study(self.app)  # an unfinished ordinary game is put aside, not ended
-            start_session(self.app, self.ctx.new_session(step.plan))
+            navigation.start_session(self.app, self.ctx.new_session(step.plan))
         else:
             self.app.replace(ThankYouScreen(self.app, self.ctx))
 
@@ -382,3 +374,9 @@ class ThankYouScreen(StudyScreen):
             for part in txt.wrap(line, size, min(w - 2 * margin, max(1000, int(w * 0.6)))):
                 txt.blit_text(surface, part, (w // 2, y), size, WHITE, False, "midtop")
                 y += int(size * 1.5)
+
+
+navigation.register(ParticipantScreen.name, ParticipantScreen)
+navigation.register(ConsentScreen.name, ConsentScreen)
+navigation.register(ProgressScreen.name, ProgressScreen)
+navigation.register(ThankYouScreen.name, ThankYouScreen)

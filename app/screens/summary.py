@@ -7,13 +7,14 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from app import summaries
+from app import navigation, summaries
 from app import text as txt
 from app.art import card_art
 from app.i18n import t
-from app.main import Screen
+from app.navigation import Screen
+from app.study import study_progress_text
 from app.tables.base import GOLD, MUTED, WHITE
-from app.widgets import button, line_height
+from app.widgets import button, button_width, line_height
 
 PANEL = (12, 40, 28)
 
@@ -73,13 +74,14 @@ class SummaryScreen(Screen):
         needed = head + self.layout_height(rows, small, width) + bh + 48
         self.panel = pygame.Rect(0, 0, width, min(h - 30, needed))
         self.panel.center = (w // 2, h // 2)
-        bw = min(340, self.panel.w // 2 - 30)
-        y = self.panel.bottom - bh - 16
         over = self.ctl.match_over
+        texts = [t("Match result (Enter)") if over else t("Next hand (Enter)"), t("Look at the table (Esc)")]
+        bw = button_width(self.app.font_size, texts, min(340, self.panel.w // 2 - 30), self.panel.w // 2 - 30)
+        y = self.panel.bottom - bh - 16
         self.buttons = {
             "next": button(self.ui, pygame.Rect(self.panel.right - bw - 16, y, bw, bh),
-                           t("Match result") if over else t("Next hand (Enter)"), "#primary"),
-            "table": button(self.ui, pygame.Rect(self.panel.left + 16, y, bw, bh), t("Look at the table")),
+                           t("Match result (Enter)") if over else t("Next hand (Enter)"), "#primary"),
+            "table": button(self.ui, pygame.Rect(self.panel.left + 16, y, bw, bh), t("Look at the table (Esc)")),
         }
 
     def handle(self, event: pygame.event.Event) -> None:
@@ -88,12 +90,18 @@ class SummaryScreen(Screen):
             if event.ui_element is self.buttons.get("next"):
                 self.next()
             elif event.ui_element is self.buttons.get("table"):
-                self.table.looking_at_end = True
-                self.table.summary_shown = False
-                self.table.review = self.ctl.last_trick is not None
-                self.app.pop()
+                self.look_at_table()
         elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.next()
+        elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            self.look_at_table()
+
+    def look_at_table(self) -> None:
+        """Back to the finished hand's table (its last trick shown) until "Show the result"."""
+        self.table.looking_at_end = True
+        self.table.summary_shown = False
+        self.table.review = self.ctl.last_trick is not None
+        self.app.pop()
 
     def next(self) -> None:
         """Deal the next hand, or show the match result after the last one."""
@@ -246,7 +254,8 @@ class MatchEndScreen(Screen):
         """Create this screen's GUI elements for the current window size."""
         w, h = self.app.size
         bh = line_height(self.app.font_size)
-        bw = max(240, min(360, w // 4))
+        texts = [t("Play again (Enter)"), t("Main menu (Esc)")]
+        bw = button_width(self.app.font_size, texts, max(240, min(360, w // 4)), w // 2 - 30)
         y = int(h * 0.72)
         if self.in_study:
             r = pygame.Rect(0, y, bw + 80, bh)
@@ -254,8 +263,8 @@ class MatchEndScreen(Screen):
             self.buttons = {"study": button(self.ui, r, t("Continue (Enter)"), "#primary")}
             return
         self.buttons = {
-            "again": button(self.ui, pygame.Rect(w // 2 - bw - 10, y, bw, bh), t("Play again"), "#primary"),
-            "menu": button(self.ui, pygame.Rect(w // 2 + 10, y, bw, bh), t("Main menu")),
+            "again": button(self.ui, pygame.Rect(w // 2 - bw - 10, y, bw, bh), t("Play again (Enter)"), "#primary"),
+            "menu": button(self.ui, pygame.Rect(w // 2 + 10, y, bw, bh), t("Main menu (Esc)")),
         }
 
     def handle(self, event: pygame.event.Event) -> None:
@@ -267,26 +276,23 @@ class MatchEndScreen(Screen):
                 self.leave_to("menu")
             elif event.ui_element is self.buttons.get("study"):
                 self.leave_to("study")
-        elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_ESCAPE):
-            self.leave_to("study" if self.in_study else "menu")
+        elif event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE):
+            again = event.key != pygame.K_ESCAPE
+            self.leave_to("study" if self.in_study else "again" if again else "menu")
 
     def leave_to(self, where: str) -> None:
         """Leave the match end for the survey (when due; always in a study) or the next screen."""
         app = self.app
         if self.in_study:
-            from app.screens.survey import SurveyScreen
-
-            app.replace(SurveyScreen(app, self.ctl.session, self.record_id, then="study", in_study=True))
+            app.replace(navigation.make(app, "survey", self.ctl.session, self.record_id, then="study", in_study=True))
             return
         from saves.survey import survey_due
 
         games = self.games_finished()
         if survey_due(app.settings, games):
-            from app.screens.survey import SurveyScreen
-
-            app.replace(SurveyScreen(app, self.ctl.session, self.record_id, then=where))
+            app.replace(navigation.make(app, "survey", self.ctl.session, self.record_id, then=where))
             return
-        go_next(app, where, self.ctl.session)
+        navigation.go_next(app, where, self.ctl.session)
 
     def games_finished(self) -> int:
         """Number of recorded games (for the survey frequency)."""
@@ -347,34 +353,5 @@ class MatchEndScreen(Screen):
                 y += int(small * 1.3)
 
 
-def study_progress_text(app: Any, session: Any) -> str:
-    """"Game 2 of 6" for a game of the study the app is running, else ""."""
-    ctx = getattr(app, "study", None)
-    if ctx is None or session is None or not ctx.is_study_session(session):
-        return ""
-    number = int((session.study or {}).get("game_number", 0)) + 1
-    return t("Game {n} of {total}", n=number, total=ctx.total)
-
-
-def go_next(app: Any, where: str, session: Any) -> None:
-    """After the match (and survey): a new game with the same seats, or the menu."""
-    from app.screens.menu import MenuScreen
-
-    ctx = getattr(app, "study", None)
-    if where == "study" and ctx is not None and ctx.run is not None:
-        from app.screens.study import ProgressScreen
-
-        app.reset_to(ProgressScreen(app, ctx))
-        return
-    if where == "again":
-        from app.screens.new_game import NewGameScreen
-
-        app.reset_to(MenuScreen(app))
-        screen = NewGameScreen(app, session.match.game.name)
-        screen.variant = dict(session.match.game.variant)
-        from saves.session import Seat
-
-        screen.seats = [Seat(s.kind, s.name, s.spec if not s.preset else "", s.preset) for s in session.seats]
-        app.push(screen)
-    else:
-        app.reset_to(MenuScreen(app))
+navigation.register(SummaryScreen.name, SummaryScreen)
+navigation.register(MatchEndScreen.name, MatchEndScreen)

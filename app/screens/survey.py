@@ -13,10 +13,10 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from app import i18n
+from app import i18n, navigation
 from app import text as txt
 from app.i18n import t
-from app.main import BACKGROUND, Screen
+from app.navigation import BACKGROUND, Screen
 from app.tables.base import GOLD, MUTED, WHITE
 from app.widgets import button, entry, line_height
 
@@ -252,9 +252,7 @@ class SurveyScreen(Screen):
             if error is not None:
                 self.error = error
                 return False
-        from app.screens.summary import go_next
-
-        go_next(self.app, self.then, self.session)
+        navigation.go_next(self.app, self.then, self.session)
         return True
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -284,3 +282,7 @@ class SurveyScreen(Screen):
                 lines = txt.wrap(message, size, w - 2 * margin)[:3]
                 for line in reversed(lines):
                     bottom = txt.blit_text(surface, line, (w // 2, bottom), size, colour, False, "midbottom").top - 2
+
+
+navigation.register(SurveyScreen.name, SurveyScreen)
+navigation.register("survey_for_record", SurveyScreen.for_record)

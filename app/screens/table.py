@@ -10,17 +10,19 @@ from typing import Any
 import pygame
 import pygame_gui
 
+from app import describe, navigation
 from app import moves as movelib
 from app import text as txt
 from app.art import card_art
 from app.controller import Controller
 from app.i18n import t
 from app.layout import TableLayout, table_layout
-from app.main import Screen
+from app.navigation import Screen
+from app.study import study_progress_text
 from app.tables import Scene, Sprite, View, renderer_for
 from app.tables.base import GOLD, MUTED, WHITE, hand_counts, stock_count
-from app.widgets import button, fit_button_text, line_height
-from engine.games.tricks import PASS_FLAG, TrickState
+from app.widgets import button, button_width, line_height
+from engine import registry
 
 ANIM_SECONDS = {0: 0.0, 1: 0.45, 2: 0.25, 3: 0.12}
 TRICK_PAUSE_MS = {0: 500, 1: 1400, 2: 900, 3: 550}
@@ -38,6 +40,20 @@ class Choice:
     card: int
     candidates: list[int]
     picked: list[int]
+    focus: int = 0
+    """The line the keyboard cursor is on (Up/Down or Left/Right move it, Enter plays it)."""
+
+
+@dataclass
+class ChoiceCell:
+    """One option of the open choice as drawn on the table: its number, the cards it plays or takes (drawn as
+    small cards, so nothing is ever cut) and a short text (a named suit, "lay it on the table")."""
+
+    move: int
+    number: int
+    cards: tuple[int, ...]
+    text: str
+    rect: pygame.Rect
 
 
 @dataclass
@@ -58,8 +74,11 @@ class TableScreen(Screen):
         self.ctl = controller
         game = controller.match.game
         self.game = game
+        self.kind = registry.entry(game.name).table
+        """The registry's table kind: 'trick', 'capture' or 'shedding'."""
         settings = app.settings
-        self.renderer = renderer_for(game.name)(game, card_art(game.deck.name, settings.card_style))
+        values = self.kind == "capture" and bool(settings.extra.get("capture_values", False))
+        self.renderer = renderer_for(game.name)(game, card_art(game.deck.name, settings.card_style, values))
         self.ctl.min_delay_ms = settings.ai_min_delay_ms
         self.ctl.trick_pause_ms = TRICK_PAUSE_MS.get(settings.animation_speed, 900)
         study = getattr(app, "study", None)
@@ -70,6 +89,9 @@ class TableScreen(Screen):
         self.selected: list[int] = []
         self.choice: Choice | None = None
         self.focus_index = 0
+        self.hint_seen: list[int] = []
+        self.show_log = False
+        """The action log panel is open (L)."""
         self.review = False
         self.hover_text: str | None = None
         self.hover_pos = (0, 0)
@@ -91,6 +113,7 @@ class TableScreen(Screen):
         self.buttons: dict[Any, Any] = {}
         self.actions_top = 10_000
         self.choice_top = 10_000
+        self.choice_card_w = 0
         self.signature: Any = None
         self.summary_shown = False
         self.looking_at_end = False
@@ -105,6 +128,15 @@ class TableScreen(Screen):
         if self.anims or self.ghosts or self.warm_queue:
             return 60
         return 30 if self.ctl.pending is not None or self.ctl.hold_until > self.ctl.clock() else 20
+
+    def changing(self) -> bool:
+        """Something on the table moves or is about to change: an animation, a spinner, a pause, a notice that
+        will expire, a new move or any other change of the scene."""
+        ctl = self.ctl
+        now = ctl.clock()
+        return bool(self.anims or self.ghosts or self.warm_queue or ctl.pending is not None
+                    or ctl.hold_until > now or any(n.until > now for n in ctl.notices)
+                    or self.scene_key() != self.scene_cache_key or self.prev_version != ctl.version)
 
     def on_move(self, when: str, seat: int, move: int) -> None:
         """Controller callback around every applied move: a sound after it (when enabled)."""
@@ -143,11 +175,12 @@ class TableScreen(Screen):
         gap = max(4, bh // 6)
         side = lay.sidebar.inflate(-2 * lay.margin, -2 * lay.margin)
         items: list[tuple[str, str]] = [("hint", t("Hint (H)")), ("undo", t("Undo (U)")),
-                                        ("review", t("Last trick (T)")), ("rules", t("Rules")),
-                                        ("menu", t("Menu (Esc)"))]
+                                        ("review", t("Last trick (T)")), ("log", t("Log (L)")),
+                                        ("rules", t("Rules (R)")), ("menu", t("Menu (Esc)"))]
         if self.in_study:  # a participant plays without hints or undo; Esc pauses the study
-            items = [("review", t("Last trick (T)")), ("rules", t("Rules")), ("menu", t("Pause (Esc)"))]
-        if not isinstance(self.ctl.state, TrickState):  # Scopone, Pharaoh: there is no last trick to show
+            items = [("review", t("Last trick (T)")), ("log", t("Log (L)")), ("rules", t("Rules (R)")),
+                     ("menu", t("Pause (Esc)"))]
+        if self.kind != "trick":  # capture and shedding games have no last trick to show
             items = [item for item in items if item[0] != "review"]
         y = side.bottom - len(items) * (bh + gap)
         for key, label_text in items:
@@ -185,7 +218,10 @@ class TableScreen(Screen):
         ctl = self.ctl
         bh = line_height(self.app.font_size)
         gap = max(4, bh // 6)
-        aw = min(int(lay.table.w * 0.3), 360)
+        texts = [self.confirm_text(), t("Show the result (Enter)")]
+        if ctl.human_to_move():
+            texts += [self.move_label(m) for m in movelib.group_by_card(ctl.state, ctl.state.legal_moves())[1][:4]]
+        aw = button_width(self.app.font_size, texts, min(int(lay.table.w * 0.3), 360), lay.table.w - 2 * lay.margin)
         ax = lay.table.centerx - aw // 2
         ay = lay.hand.top - bh - lay.margin
         if ctl.hand_over and self.looking_at_end:
@@ -211,7 +247,7 @@ class TableScreen(Screen):
 
     def confirm_text(self) -> str:
         """Label of the pass-confirm button."""
-        return t("Confirm ({n}/{need})", n=len(self.selected), need=self.pass_needed())
+        return t("Confirm {n}/{need} (Enter)", n=len(self.selected), need=self.pass_needed())
 
     def refresh_buttons(self) -> None:
         """Enable/disable and relabel the kept buttons without recreating them."""
@@ -235,57 +271,139 @@ class TableScreen(Screen):
             review.set_text(text)
 
     def build_choice(self, bh: int, gap: int) -> None:
-        """The open choice as a list in the sidebar, under the status text, plus Cancel."""
+        """The Cancel button of the open choice (its options are drawn on the table: :meth:`choice_cells`)."""
         assert self.choice is not None
         lay = self.lay
         side = lay.sidebar.inflate(-2 * lay.margin, -2 * lay.margin)
-        cands = self.choice.candidates
-        top = side.top + int(lay.label_size * 9.5) + 4 * lay.label_size
-        bottom = self.actions_top - gap
-        room = max(1, (bottom - top) // (bh + gap) - 1)
-        shown = cands[:room]
-        y = bottom - (len(shown) + 1) * (bh + gap)
-        labels = self.choice_labels(shown)
-        for i, m in enumerate(shown):
-            b = button(self.ui, pygame.Rect(side.left, y, side.w, bh), "")
-            fit_button_text(b, f"{i + 1}. {labels[i]}")
-            self.buttons[("pick", m)] = b
-            y += bh + gap
+        y = self.actions_top - bh - gap
         self.buttons["cancel_choice"] = button(self.ui, pygame.Rect(side.left, y, side.w, bh), t("Cancel (Esc)"))
-        self.choice_top = bottom - (len(shown) + 1) * (bh + gap)
+        self.choice_top = y
 
-    def choice_labels(self, moves: list[int]) -> list[str]:
-        """The choice list's texts: each move's label, without the cards when every choice plays the same
-        cards (Pharaoh's Ober naming a suit: the raised card is already shown; only the suit differs)."""
-        if self.game.name == "pharaoh" and len(moves) > 1:
-            from engine.games.pharaoh import named_suit
+    def choice_options(self) -> list[tuple[int, tuple[int, ...], str]]:
+        """(move, cards to draw, text) of each open option: the cards a capture takes, the cards a sequence
+        plays, only the suit when every option plays the same cards (an Ober naming a suit)."""
+        assert self.choice is not None
+        state = self.ctl.state
+        deck = self.game.deck
+        moves = self.choice.candidates
+        same = len({tuple(movelib.move_cards(state, m)) for m in moves}) == 1
+        out = []
+        for m in moves:
+            cards = tuple(movelib.move_cards(state, m))
+            suit = movelib.named_suit(state, m)
+            text = "→ " + describe.suit_name(deck, suit) if suit is not None else ""
+            if self.kind == "capture":
+                out.append((m, cards[1:], "" if len(cards) > 1 else t("lay it on the table")))
+            elif same and suit is not None:
+                out.append((m, (), text))
+            elif cards:
+                out.append((m, cards, text))
+            else:
+                out.append((m, (), self.move_label(m)))
+        return out
 
-            same = {tuple(movelib.move_cards(self.ctl.state, m)) for m in moves}
-            if len(same) == 1 and all(named_suit(m) >= 0 for m in moves):
-                return ["→ " + t(self.game.deck.suit_names[named_suit(m)]) for m in moves]
-        return [self.move_label(m) for m in moves]
+    def choice_cells(self) -> list[ChoiceCell]:
+        """The open choice laid out as a grid of cells over the top of the table, every option whole: as
+        many columns as the options need, small cards shrunk (and fanned) until each cell holds its cards."""
+        if self.choice is None:
+            return []
+        lay = self.lay
+        options = self.choice_options()
+        n = len(options)
+        size = lay.label_size
+        pad = max(4, size // 3)
+        # Over the top of the table, down to the cards in the centre (which stay clickable) when that leaves
+        # a third of the table or more, else over the centre too.
+        centre = [sp.rect.top for sp in (self.scene.sprites if self.scene is not None else [])
+                  if sp.zone in ("table", "trick", "discard")]
+        free = (min(centre) if centre else lay.centre.centery) - lay.table.top - 2 * lay.margin
+        height = max(free, int((lay.hand.top - lay.table.top) * 0.45))
+        band = pygame.Rect(lay.table.left + lay.margin, lay.table.top + lay.margin, lay.table.w - 2 * lay.margin,
+                           min(height, lay.hand.top - lay.table.top - 2 * lay.margin))
+        num_w = txt.font(size, True).size(f"{n}.")[0] + pad
+        longest = max((txt.font(size).size(text)[0] for _, _, text in options), default=0)
+        most = max((len(cards) for _, cards, _ in options), default=0)
+        best: tuple[int, int, int, int] | None = None  # (card width, columns, rows, cell width needed)
+        for cols in range(1, n + 1):
+            rows = -(-n // cols)
+            cell_w = (band.w - (cols - 1) * pad) // cols
+            for card_w in range(lay.small_w, max(12, lay.small_w // 3) - 1, -2):
+                card_h = int(card_w * lay.card_h / max(1, lay.card_w))
+                cell_h = max(card_h, size) + 2 * pad
+                step = card_w if most * card_w + num_w + longest + 3 * pad <= cell_w else int(card_w * 0.5)
+                need = num_w + (step * max(0, most - 1) + card_w if most else 0) + (longest + pad if longest else 0) \
+                    + 2 * pad
+                if need <= cell_w and rows * cell_h + (rows - 1) * pad <= band.h:
+                    # the biggest cards, then the fewest rows (the grid covers less of the table)
+                    if best is None or card_w > best[0] or (card_w == best[0] and rows < best[2]):
+                        best = (card_w, cols, rows, need)
+                    break
+        fallback_cols = min(n, 4)
+        card_w, cols, rows, need = best if best is not None else \
+            (max(12, lay.small_w // 3), fallback_cols, -(-n // fallback_cols), band.w // fallback_cols)
+        card_h = int(card_w * lay.card_h / max(1, lay.card_w))
+        cell_h = max(card_h, size) + 2 * pad
+        cell_w = min((band.w - (cols - 1) * pad) // cols, max(need, band.w // 4))
+        left = band.centerx - (cols * cell_w + (cols - 1) * pad) // 2
+        self.choice_card_w = card_w
+        cells = []
+        for i, (move, cards, text) in enumerate(options):
+            r, c = divmod(i, cols)
+            rect = pygame.Rect(left + c * (cell_w + pad), band.top + r * (cell_h + pad), cell_w, cell_h)
+            cells.append(ChoiceCell(move, i + 1, cards, text, rect))
+        return cells
+
+    def draw_choice(self, surface: pygame.Surface) -> None:
+        """The open choice's cells: number, small cards, text; the keyboard's line outlined in white."""
+        cells = self.choice_cells()
+        if not cells or self.choice is None:
+            return
+        lay = self.lay
+        size = lay.label_size
+        pad = max(4, size // 3)
+        card_w = self.choice_card_w
+        for cell in cells:
+            focus = cell.number - 1 == self.choice.focus
+            pygame.draw.rect(surface, (10, 40, 28), cell.rect, border_radius=8)
+            pygame.draw.rect(surface, WHITE if focus else GOLD, cell.rect, width=3 if focus else 1, border_radius=8)
+            x = cell.rect.left + pad
+            cy = cell.rect.centery
+            x = txt.blit_text(surface, f"{cell.number}.", (x, cy), size, GOLD, True, "midleft").right + pad
+            if cell.cards:
+                room = cell.rect.right - pad - x - (txt.font(size).size(cell.text)[0] + pad if cell.text else 0)
+                fanned = max(4, (room - card_w) // max(1, len(cell.cards) - 1))
+                step = card_w if len(cell.cards) * card_w <= room else fanned
+                for j, card in enumerate(cell.cards):
+                    face = self.renderer.art.face(card, card_w)
+                    surface.blit(face, face.get_rect(midleft=(x + j * step, cy)))
+                x += step * (len(cell.cards) - 1) + card_w + pad
+            if cell.text:
+                txt.blit_text(surface, cell.text, (x, cy), size, WHITE, False, "midleft",
+                              max_width=cell.rect.right - pad - x)
+
+    def choice_at(self, pos: tuple[int, int]) -> int | None:
+        """The move of the choice cell under ``pos``, if any."""
+        for cell in self.choice_cells():
+            if cell.rect.collidepoint(pos):
+                return cell.move
+        return None
 
     def card_name(self, card: int) -> str:
-        """Short readable card name in the current language, e.g. "6 Coins" or "Horse Cups"."""
-        deck = self.game.deck
-        symbol = deck.ranks[deck.rank_of(card)]
-        rank = symbol if symbol.isdigit() else t(deck.rank_names[deck.rank_of(card)])
-        return f"{rank} {t(deck.suit_names[deck.suit_of(card)])}"
+        """The card's name in the current language, e.g. "6 of Coins" or "Cavallo di Coppe"."""
+        return describe.card_name(self.game.deck, card)
 
     def move_label(self, move: int) -> str:
         """Readable text of a move for buttons and the choice list."""
-        if self.game.name in ("scopone", "scopa"):
+        if self.kind == "capture":
             cards = movelib.move_cards(self.ctl.state, move)
             if len(cards) > 1:
                 return t("take {cards}", cards=" + ".join(self.card_name(c) for c in cards[1:]))
             return t("lay it on the table")
-        if self.game.name == "pharaoh":
-            from engine.games.pharaoh import named_suit
-
+        if self.kind == "shedding":
             cards = movelib.move_cards(self.ctl.state, move)
             text = " + ".join(self.card_name(c) for c in cards)
-            suit = named_suit(move)
-            if suit >= 0:
+            suit = movelib.named_suit(self.ctl.state, move)
+            if suit is not None:
                 text += " → " + t(self.game.deck.suit_names[suit])
             if text:
                 return text
@@ -328,10 +446,10 @@ class TableScreen(Screen):
             ctl.undo()
         elif key == "review":
             self.review = not self.review
+        elif key == "log":
+            self.show_log = not self.show_log
         elif key == "rules":
-            from app.screens.rules import RulesScreen
-
-            self.app.push(RulesScreen(self.app, self.game.name))
+            self.app.push(navigation.make(self.app, "rules", self.game.name))
         elif key == "menu":
             self.to_menu()
         elif key == "privacy":
@@ -354,15 +472,11 @@ class TableScreen(Screen):
     def to_menu(self) -> None:
         """Leave the table for the main menu, or in a study for the study's progress screen (the game stays
         autosaved and continues from there)."""
-        from app.screens.menu import MenuScreen
-
         self.ctl.close()
         if self.in_study:
-            from app.screens.study import ProgressScreen
-
-            self.app.reset_to(ProgressScreen(self.app, self.app.study))
+            self.app.reset_to(navigation.make(self.app, "study_progress", self.app.study))
             return
-        self.app.reset_to(MenuScreen(self.app))
+        self.app.reset_to(navigation.make(self.app, "menu"))
 
     def clear_selection(self) -> None:
         """Forget selected cards and any open choice."""
@@ -373,6 +487,8 @@ class TableScreen(Screen):
         """Play a human move; an illegal one only shows the reason."""
         reason = self.ctl.play(move)
         if reason is not None:
+            cards = movelib.move_cards(self.ctl.state, move)
+            reason = describe.reason_text(reason, self.game.deck, cards[0] if cards else None)
             self.ctl.notify(t("Not allowed: {reason}", reason=reason), error=True)
         else:
             self.choice = None
@@ -393,11 +509,18 @@ class TableScreen(Screen):
         ctl = self.ctl
         if ctl.privacy_for is not None:
             return
+        if self.show_log:
+            self.show_log = False
+            return
         if self.review:
             self.review = False
             return
         if ctl.hold_until > ctl.clock():
             ctl.skip_pause()
+            return
+        picked = self.choice_at(pos)
+        if picked is not None:
+            self.play(picked)
             return
         sp = self.sprite_at(pos)
         if sp is None or sp.card is None:
@@ -457,18 +580,9 @@ class TableScreen(Screen):
                 self.play(remaining[0])
 
     def card_reason(self, card: int) -> str:
-        """Why ``card`` cannot be played now."""
-        state = self.ctl.state
-        if isinstance(state, TrickState):
-            return state.illegal_reason(card) or t("this card cannot be played now")
-        try:
-            move = state.parse_move(self.game.deck.text(card))
-            reason = state.illegal_reason(move)
-            if reason:
-                return reason
-        except Exception:  # noqa: BLE001
-            pass
-        return t("this card cannot be played now")
+        """Why ``card`` cannot be played now, in the player's language."""
+        reason, shown = describe.card_reason(self.ctl.state, card)
+        return shown if reason else t("this card cannot be played now")
 
     def on_hover(self, pos: tuple[int, int]) -> None:
         """Show why an illegal card cannot be played while the mouse is over it."""
@@ -477,7 +591,7 @@ class TableScreen(Screen):
         view = self.view
         if sp is None or view is None or sp.card is None:
             return
-        if sp.zone == "hand" and sp.mark in ("illegal", "focus_illegal"):
+        if sp.zone == "hand" and sp.mark in ("illegal", "focus_illegal", "received_illegal"):
             self.hover_text = self.card_reason(sp.card)
             self.hover_pos = pos
 
@@ -492,7 +606,9 @@ class TableScreen(Screen):
         ctl = self.ctl
         key = event.key
         if key == pygame.K_ESCAPE:
-            if self.choice is not None:
+            if self.show_log:
+                self.show_log = False
+            elif self.choice is not None:
                 self.choice = None
             elif self.review:
                 self.review = False
@@ -508,10 +624,22 @@ class TableScreen(Screen):
                 self.show_summary()
             return
         cards = self.hand_sprites()
-        if key in (pygame.K_LEFT, pygame.K_RIGHT) and cards:
-            self.focus_index = (self.focus_index + (1 if key == pygame.K_RIGHT else -1)) % len(cards)
-        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE) and cards:
+        enter = key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
+        if self.choice is not None and key in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
+            step = 1 if key in (pygame.K_RIGHT, pygame.K_DOWN) else -1
+            self.choice.focus = (self.choice.focus + step) % len(self.choice.candidates)
+        elif self.choice is not None and enter:
+            self.play(self.choice.candidates[min(self.choice.focus, len(self.choice.candidates) - 1)])
+        elif key in (pygame.K_LEFT, pygame.K_RIGHT) and cards:
+            self.move_focus(1 if key == pygame.K_RIGHT else -1)
+        elif enter and self.pass_mode() and len(self.selected) == self.pass_needed():
+            self.confirm_pass()
+        elif enter and cards:
             self.click_hand_card(cards[min(self.focus_index, len(cards) - 1)].card)  # type: ignore[arg-type]
+        elif key == pygame.K_l:
+            self.show_log = not self.show_log
+        elif key == pygame.K_r:
+            self.app.push(navigation.make(self.app, "rules", self.game.name))
         elif key == pygame.K_h:
             ctl.request_hint()
         elif key == pygame.K_u or (key == pygame.K_z and event.mod & pygame.KMOD_CTRL):
@@ -530,6 +658,25 @@ class TableScreen(Screen):
             if len(other) == 1 and ctl.human_to_move():
                 self.play(other[0])
 
+    def playable_indices(self) -> list[int]:
+        """Positions in the hand of the cards the keyboard cursor may rest on: the legal ones (every card
+        when none is legal, e.g. while waiting for another seat)."""
+        view = self.view
+        cards = [sp.card for sp in self.hand_sprites()]
+        legal = view.legal_cards if view is not None and view.human_turn else set()
+        return [i for i, c in enumerate(cards) if c in legal] or list(range(len(cards)))
+
+    def move_focus(self, step: int) -> None:
+        """Move the keyboard cursor to the next playable card (wrapping round)."""
+        spots = self.playable_indices()
+        if not spots:
+            return
+        after = [i for i in spots if (i - self.focus_index) * step > 0]
+        if after:
+            self.focus_index = min(after) if step > 0 else max(after)
+        else:
+            self.focus_index = spots[0] if step > 0 else spots[-1]
+
     # --- passing (Hearts, Moss Side Whist discards) --------------------------------------------
     def pass_mode(self) -> bool:
         """Whether the human is choosing cards to pass or discard."""
@@ -537,7 +684,7 @@ class TableScreen(Screen):
         if not ctl.human_to_move():
             return False
         legal = ctl.state.legal_moves()
-        return bool(legal) and isinstance(ctl.state, TrickState) and all(m & PASS_FLAG for m in legal)
+        return bool(legal) and all(ctl.state.is_pass_move(m) for m in legal)
 
     def pass_needed(self) -> int:
         """How many cards the current seat passes/discards in a row."""
@@ -546,7 +693,7 @@ class TableScreen(Screen):
         n = 0
         while n < 20 and state.current_player == seat:
             legal = state.legal_moves()
-            if not legal or not all(m & PASS_FLAG for m in legal):
+            if not legal or not all(state.is_pass_move(m) for m in legal):
                 break
             state.do(legal[0])
             n += 1
@@ -559,8 +706,10 @@ class TableScreen(Screen):
         cards = list(self.selected)
         self.selected = []
         for c in cards:
-            reason = self.ctl.play(c | PASS_FLAG)
+            move = movelib.pass_move(self.ctl.state, c)
+            reason = self.ctl.play(move) if move is not None else self.card_reason(c)
             if reason is not None:
+                reason = describe.reason_text(reason, self.game.deck, c)
                 self.ctl.notify(t("Not allowed: {reason}", reason=reason), error=True)
                 break
 
@@ -575,9 +724,7 @@ class TableScreen(Screen):
         ctl.update()
         if ctl.hand_over and not self.summary_shown and not self.looking_at_end and ctl.clock() >= ctl.hold_until:
             self.summary_shown = True
-            from app.screens.summary import SummaryScreen
-
-            self.app.push(SummaryScreen(self.app, ctl, self))
+            self.app.push(navigation.make(self.app, "summary", ctl, self))
             return
         sig = self.action_signature()
         if sig != self.signature:
@@ -591,8 +738,8 @@ class TableScreen(Screen):
         choice = self.choice and (self.choice.card, tuple(self.choice.candidates), tuple(self.choice.picked))
         pausing = ctl.last_trick is not None and ctl.clock() < ctl.hold_until
         return (ctl.version, ctl.viewer, ctl.privacy_for, ctl.last_viewer, tuple(self.selected), choice,
-                self.focus_index, ctl.hint_move, self.review, pausing, ctl.thinking_seat(), ctl.human_to_move(),
-                self.app.size, self.app.settings.auto_sort)
+                self.focus_index, tuple(ctl.hint_moves), self.review, self.show_log, len(ctl.log), pausing,
+                ctl.thinking_seat(), ctl.human_to_move(), self.app.size, self.app.settings.auto_sort)
 
     def make_view(self) -> View:
         """Build the table view from the viewer's observation (never more than that seat may see)."""
@@ -619,10 +766,17 @@ class TableScreen(Screen):
             if hand:
                 cards = self.renderer.hand_cards(view, viewer)
                 if cards:
+                    hinted = [c for m in ctl.hint_moves for c in movelib.move_cards(state, m)[:1]]
+                    if ctl.hint_moves != self.hint_seen and hinted and hinted[0] in cards:
+                        self.focus_index = cards.index(hinted[0])  # H: the cursor goes to the hinted card
+                    self.hint_seen = list(ctl.hint_moves)
                     self.focus_index = max(0, min(self.focus_index, len(cards) - 1))
+                    playable = [i for i, c in enumerate(cards) if c in view.legal_cards]
+                    if playable and self.focus_index not in playable:  # never rest on a card that cannot be played
+                        self.focus_index = min(playable, key=lambda i: (abs(i - self.focus_index), i))
                     view.focus = cards[self.focus_index]
-            if ctl.hint_move is not None:
-                view.hint_cards = movelib.move_cards(state, ctl.hint_move)[:1]
+            if ctl.hint_moves:
+                view.hint_cards = [c for m in ctl.hint_moves for c in movelib.move_cards(state, m)[:1]]
             if self.choice is not None:
                 view.picked = [self.choice.card] + ([c for c in self.choice.picked] if self.renderer.ordered_moves
                                                     else [])
@@ -677,6 +831,9 @@ class TableScreen(Screen):
         for x, y, r in scene.spinners:
             self.draw_spinner(surface, x, y, r, now)
         self.draw_sidebar(surface, view)
+        self.draw_choice(surface)
+        if self.show_log:
+            self.draw_log(surface)
         if self.hover_text:
             self.draw_tooltip(surface, self.hover_text, self.hover_pos)
         if self.ctl.privacy_for is not None:
@@ -684,6 +841,38 @@ class TableScreen(Screen):
         caption = self.review_caption()
         if caption:
             self.draw_review_caption(surface, scene, caption)
+
+    def log_lines(self) -> list[tuple[str, bool]]:
+        """The hand's action log as sentences in the current language, oldest first, each with whether it
+        ends a trick."""
+        ctl = self.ctl
+        names = [s.label for s in ctl.seats]
+        viewer = ctl.viewer if ctl.viewer is not None else ctl.last_viewer
+        return [(describe.entry_text(e, self.game.deck, names, viewer), e.kind == "trick") for e in ctl.log]
+
+    def draw_log(self, surface: pygame.Surface) -> None:
+        """The action log over the table: the newest lines that fit, the newest at the bottom."""
+        lay = self.lay
+        area = lay.table.inflate(-2 * lay.margin, -2 * lay.margin)
+        shade = pygame.Surface(area.size, pygame.SRCALPHA)
+        shade.fill((6, 26, 16, 238))
+        surface.blit(shade, area.topleft)
+        pygame.draw.rect(surface, GOLD, area, width=1, border_radius=8)
+        size = lay.label_size
+        pad = lay.margin
+        width = area.w - 2 * pad
+        y = txt.blit_text(surface, t("Action log of this hand"), (area.left + pad, area.top + pad), int(size * 1.2),
+                          GOLD, True, max_width=width).bottom + 2
+        y = txt.blit_text(surface, t("L, Esc or a click closes it"), (area.left + pad, y), int(size * 0.85), MUTED,
+                          max_width=width).bottom + pad
+        wrapped: list[tuple[str, bool]] = []
+        for line, trick in self.log_lines() or [(t("Nothing has been played yet."), False)]:
+            wrapped += [(part, trick) for part in txt.wrap(line, size, width)]
+        room = max(1, (area.bottom - pad - y) // (size + 5))
+        for part, trick in wrapped[-room:]:
+            txt.blit_text(surface, part, (area.left + pad, y), size, GOLD if trick else WHITE, trick,
+                          max_width=width)
+            y += size + 5
 
     def review_caption(self) -> str:
         """While the last trick is shown: who won it and how to go back (else "")."""
@@ -808,7 +997,7 @@ class TableScreen(Screen):
             pygame.draw.rect(surface, (8, 40, 26), shadow, border_radius=max(3, pos.w // 12))
         surface.blit(surf, pos)
         radius = max(3, pos.w // 12)
-        if sp.mark in ("illegal", "focus_illegal"):
+        if sp.mark in ("illegal", "focus_illegal", "received_illegal"):
             shade = self.shades.get(pos.size)
             if shade is None:
                 shade = pygame.Surface(pos.size, pygame.SRCALPHA)
@@ -817,6 +1006,8 @@ class TableScreen(Screen):
             surface.blit(shade, pos)
             if sp.mark == "focus_illegal":
                 pygame.draw.rect(surface, (255, 255, 255), pos.inflate(4, 4), width=3, border_radius=radius)
+            if sp.mark == "received_illegal":
+                self.draw_received(surface, pos, radius)
         elif sp.mark in ("legal",):
             pygame.draw.rect(surface, GOLD, pos.inflate(2, 2), width=2, border_radius=radius)
         elif sp.mark in ("selected", "picked"):  # green, unlike the white keyboard focus and the gold legal cards
@@ -826,13 +1017,18 @@ class TableScreen(Screen):
         elif sp.mark == "focus":
             pygame.draw.rect(surface, (255, 255, 255), pos.inflate(4, 4), width=3, border_radius=radius)
         elif sp.mark == "received":
-            pygame.draw.rect(surface, (80, 220, 255), pos.inflate(4, 4), width=3, border_radius=radius)
-            tag = txt.render(t("new"), max(10, pos.w // 7), (10, 30, 40), True)
-            tag_rect = tag.get_rect(midtop=(pos.centerx, pos.top + 2))
-            pygame.draw.rect(surface, (80, 220, 255), tag_rect.inflate(8, 2), border_radius=4)
-            surface.blit(tag, tag_rect)
+            self.draw_received(surface, pos, radius)
         elif sp.mark == "candidate":
             pygame.draw.rect(surface, (80, 220, 255), pos.inflate(4, 4), width=3, border_radius=radius)
+
+    @staticmethod
+    def draw_received(surface: pygame.Surface, pos: pygame.Rect, radius: int) -> None:
+        """The mark of a card received in the pass: a blue edge and a "new" tag."""
+        pygame.draw.rect(surface, (80, 220, 255), pos.inflate(4, 4), width=3, border_radius=radius)
+        tag = txt.render(t("new"), max(10, pos.w // 7), (10, 30, 40), True)
+        tag_rect = tag.get_rect(midtop=(pos.centerx, pos.top + 2))
+        pygame.draw.rect(surface, (80, 220, 255), tag_rect.inflate(8, 2), border_radius=4)
+        surface.blit(tag, tag_rect)
 
     def draw_label(self, surface: pygame.Surface, lab: Any) -> None:
         """Draw one label, kept inside the table."""
@@ -902,8 +1098,6 @@ class TableScreen(Screen):
             hand_line += " · " + t("match to {n}", n=int(target) if float(target).is_integer() else target)
         y = txt.blit_text(surface, hand_line, (x, y), size, MUTED, max_width=w).bottom + 8
         if self.in_study:
-            from app.screens.summary import study_progress_text
-
             y = txt.blit_text(surface, study_progress_text(self.app, ctl.session), (x, y), size, GOLD, True,
                               max_width=w).bottom + 8
         for team, total in zip(self.game.teams(), match.totals, strict=False):
@@ -926,6 +1120,10 @@ class TableScreen(Screen):
         for part in txt.wrap(status, size, w, bold=True):
             txt.blit_text(surface, part, (x, y), size, GOLD, True)
             y += size + 5
+        last = self.log_lines()[-1:]
+        for part in txt.wrap(last[0][0], int(size * 0.9), w)[:2] if last else []:
+            txt.blit_text(surface, part, (x, y), int(size * 0.9), MUTED)
+            y += int(size * 0.9) + 4
         y += 6
         for notice in ctl.notices[-3:]:
             colour = (255, 150, 130) if notice.error else WHITE
@@ -934,12 +1132,7 @@ class TableScreen(Screen):
                     break
                 txt.blit_text(surface, part, (x, y), int(size * 0.9), colour)
                 y += int(size * 0.9) + 4
-        if not isinstance(self.ctl.state, TrickState):  # no last trick in Scopone and Pharaoh
-            keys = t("Keys: arrows, Enter, F11 full screen") if self.in_study else \
-                t("Keys: arrows, Enter, H hint, U undo, F11 full screen")
-        else:
-            keys = t("Keys: arrows, Enter, T last trick, F11 full screen") if self.in_study else \
-                t("Keys: arrows, Enter, H hint, U undo, T last trick, F11 full screen")
+        keys = t("Keys: arrows and Enter play, 1-9 pick a line, F11 full screen")
         help_lines = txt.wrap(keys, int(size * 0.8), w)
         hy = min(self.actions_top, self.choice_top) - len(help_lines) * (int(size * 0.8) + 3) - lay.margin
         if hy > y:
@@ -966,7 +1159,7 @@ class TableScreen(Screen):
                     return t("{name}: choose {n} cards to discard", name=name, n=self.pass_needed())
                 return t("{name}: choose {n} cards to pass", name=name, n=self.pass_needed())
             if self.choice is not None:
-                if self.game.name in ("scopone", "scopa"):
+                if self.kind == "capture":
                     return t("{name}: choose what to take (click table cards or a line)", name=name)
                 return t("{name}: choose how to play it", name=name)
             if ctl.hint_pending():
@@ -983,3 +1176,6 @@ class TableScreen(Screen):
         if self.on_move in self.ctl.listeners:
             self.ctl.listeners.remove(self.on_move)
         self.ctl.close()
+
+
+navigation.register(TableScreen.name, TableScreen)

@@ -35,7 +35,7 @@ class Sprite:
     angle: int = 0
     zone: str = ""
     seat: int = -1
-    mark: str = ""  # "", "legal", "illegal", "selected", "hint", "focus", "candidate", "picked"
+    mark: str = ""  # "", "legal", "illegal", "selected", "hint", "focus", "candidate", "picked", "received", ...
     width: int = 0
 
 
@@ -280,8 +280,8 @@ class TableRenderer:
                     mark = "illegal"
                 elif view.human_turn and card in view.legal_cards:
                     mark = "legal"
-                if card in view.received and mark in ("", "legal"):
-                    mark = "received"
+                if card in view.received and mark in ("", "legal", "illegal"):
+                    mark = "received" if mark != "illegal" else "received_illegal"  # still marked when dimmed
                 scene.sprites.append(Sprite(("card", card), r, card, 0, "hand", seat, mark, cw))
             else:
                 scene.sprites.append(Sprite(("back", seat, i), r, None, 0, "hand", seat, width=cw))

@@ -10,7 +10,7 @@ from app.layout import TableLayout
 from app.tables.base import GOLD, MUTED, Label, Scene, Sprite, TableRenderer, View
 
 
-class PharaohRenderer(TableRenderer):
+class SheddingRenderer(TableRenderer):
     """Pharaoh table."""
     ordered_moves = True
 
@@ -20,6 +20,11 @@ class PharaohRenderer(TableRenderer):
         if seat in finished:
             return t("finished: place {n}", n=finished.index(seat) + 1)
         return count_text(view.counts[seat], "1 card", "{n} cards")
+
+    def own_detail(self, view: View, seat: int) -> str:
+        """The bottom player's finishing place once out of cards."""
+        finished = getattr(view.state, "finished", [])
+        return t("finished: place {n}", n=finished.index(seat) + 1) if seat in finished else ""
 
     def add_centre(self, scene: Scene, view: View, lay: TableLayout) -> None:
         """The centre of the table."""

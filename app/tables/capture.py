@@ -1,4 +1,5 @@
-"""Scopone and Scopa: table cards in the centre, each side's capture pile with its scope face up."""
+"""The capture games (registry table kind ``capture``): table cards in the centre, each side's capture pile
+with its scope face up."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from app.tables.base import GOLD, MUTED, Label, Scene, Sprite, TableRenderer, Vi
 from engine.cards import bits
 
 
-def scopa_cards(state: object) -> list[list[int]]:
+def sweep_cards(state: object) -> list[list[int]]:
     """The played card of each side's scope, reconstructed from the public history."""
     history = getattr(state, "history", [])
     captured = getattr(state, "captured", [0, 0])
@@ -35,7 +36,7 @@ def scopa_cards(state: object) -> list[list[int]]:
     return [list(reversed(found[s]))[-scope[s]:] if scope[s] else [] for s in range(2)]
 
 
-class ScoponeRenderer(TableRenderer):
+class CaptureRenderer(TableRenderer):
     """Scopone and Scopa table."""
     clockwise = False
     autoplay_single = True
@@ -70,7 +71,7 @@ class ScoponeRenderer(TableRenderer):
         """Each side's capture pile with its scope face up, and the Scopa stock."""
         state = view.state
         captured = getattr(state, "captured", [0, 0])
-        scope = scopa_cards(state)
+        scope = sweep_cards(state)
         sw, sh = int(lay.card_w * 0.6), int(lay.card_h * 0.6)
         centre = lay.centre
         my_side = view.bottom % 2
@@ -85,7 +86,7 @@ class ScoponeRenderer(TableRenderer):
             for j, card in enumerate(scope[side]):
                 r = pygame.Rect(0, 0, sh, sw)
                 r.center = (x + sw // 2 + j * (sw // 4), y + sh // 2)
-                scene.sprites.append(Sprite(("scopa", card), r, card, 90, "scopa", -1, width=sw))
+                scene.sprites.append(Sprite(("sweep", card), r, card, 90, "sweep", -1, width=sw))
             text = self.side_name(view, side) + " · " + t("Taken: {n}", n=count)
             if scope[side]:
                 text += " · " + t("Scope: {n}", n=len(scope[side]))
