@@ -85,7 +85,7 @@ class MenuScreen(Screen):
             shortcuts = {pygame.K_n: "new", pygame.K_c: "continue", pygame.K_s: "settings", pygame.K_r: "rules",
                          pygame.K_q: "quit", pygame.K_ESCAPE: "ask_quit"}
             key = shortcuts.get(event.key)
-            if key and key in self.buttons:
+            if key and (key in self.buttons or key == "ask_quit"):
                 self.activate(key)
 
     def changing(self) -> bool:
