@@ -18,11 +18,18 @@ from engine import registry
 from engine.cards import Deck
 from engine.game import GameState
 
+ROMAN = {"7": "VII", "8": "VIII", "9": "IX", "X": "X"}
+"""German-suited cards print their numbers in Roman numerals, and a player names them so."""
+
 
 def card_name(deck: Deck, card: int) -> str:
-    """A card's name in the current language ("Queen of Spades", "Donna di Picche", "7 of Coins")."""
+    """A card's name in the current language ("Queen of Spades", "Donna di Picche", "7 of Coins", "VII of
+    Leaves")."""
     symbol = deck.ranks[deck.rank_of(card)]
-    rank = symbol if symbol.isdigit() else t(deck.rank_names[deck.rank_of(card)])
+    if "Leaves" in deck.suit_names and symbol in ROMAN:
+        rank = ROMAN[symbol]
+    else:
+        rank = symbol if symbol.isdigit() else t(deck.rank_names[deck.rank_of(card)])
     return t("{rank} of {suit}", rank=rank, suit=t(deck.suit_names[deck.suit_of(card)]))
 
 

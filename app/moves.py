@@ -10,11 +10,6 @@ def move_cards(state: GameState, move: int) -> list[int]:
     return list(state.move_cards(move))
 
 
-def is_pass(move: int, state: GameState) -> bool:
-    """Whether a move passes/discards a card instead of playing it."""
-    return state.is_pass_move(move)
-
-
 def group_by_card(state: GameState, moves: list[int]) -> tuple[dict[int, list[int]], list[int]]:
     """Moves grouped by their first card, plus the moves without any card."""
     by_card: dict[int, list[int]] = {}

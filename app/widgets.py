@@ -33,22 +33,6 @@ def note_if_too_wide(element: Any, text: str) -> None:
         txt.note_clipped(text, room, needed)
 
 
-def fit_button_text(b: UIButton, text: str) -> None:
-    """Show ``text`` on ``b``, cut short with an ellipsis (the whole text as its tooltip) if it is wider than
-    the button."""
-    room = b.rect.w - 12
-    font = getattr(b, "font", None)
-    if font is None or font.size(text)[0] <= room:
-        b.set_text(text)
-        return
-    cut = text
-    while cut and font.size(cut + "…")[0] > room:
-        cut = cut[:-1]
-    b.set_text(cut.rstrip() + "…")
-    b.set_tooltip(text)
-    txt.note_clipped(text, room, font.size(text)[0])
-
-
 def label(ui: pygame_gui.UIManager, rect: pygame.Rect, text: str, object_id: str | None = None,
           container: Any = None) -> UILabel:
     """A text label."""

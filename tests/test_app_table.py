@@ -336,3 +336,23 @@ def test_a_still_table_is_not_drawn_again(app: Any, monkeypatch: pytest.MonkeyPa
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT, mod=0, unicode=""))
     app.step(redraw=False)
     assert drawn == [1]
+
+
+def test_enter_starts_the_game_right_after_a_drop_down_pick(app: Any) -> None:
+    import pygame_gui
+
+    from app import navigation
+    from app.i18n import t
+
+    app.reset_to(navigation.make(app, "menu"))
+    key(app, pygame.K_n)
+    setup = app.top
+    assert setup.name == "new_game"
+    kind = setup.widgets[("kind", 1)]
+    kind.focus()  # as after a click on the drop-down
+    pygame.event.post(pygame.event.Event(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, ui_element=kind,
+                                         text=t("AI: {level}", level=t("beginner"))))
+    app.step()
+    assert setup.seats[1].preset == "beginner"
+    key(app, pygame.K_RETURN)
+    assert app.top.name == "table" and app.top.ctl.seats[1].preset == "beginner"

@@ -244,11 +244,6 @@ class ReplayScreen(Screen):
                       max_width=w)
 
 
-def card_label(deck: Any, card: int) -> str:
-    """Readable card name in the current language ("6 of Coins", "King of Hearts")."""
-    return describe.card_name(deck, card)
-
-
 def replay_move_text(before: Any, move: int, name: str, notation: str) -> str:
     """A recorded move as a sentence ("Ana plays 7 of Coins and takes 3 of Cups + 4 of Swords"); the notation
     when the position before the move is unknown. A replay shows every hand, so passed cards are named."""

@@ -731,6 +731,10 @@ class TableScreen(Screen):
             self.signature = sig
             self.build_actions()
         self.refresh_buttons()
+        for key in self.action_keys:  # the open log covers the table: its buttons wait under it
+            element = self.buttons.get(key)
+            if element is not None and bool(element.visible) == self.show_log:
+                element.hide() if self.show_log else element.show()
 
     def scene_key(self) -> Any:
         """Everything the scene depends on; the scene is rebuilt only when this changes."""
