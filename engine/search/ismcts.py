@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.agent import Agent, Budget
+from engine.agent import Agent, Budget, Progress
 from engine.game import Game, GameState, Option, VariantError
 from engine.observation import Observation
 from engine.search import knowledge
@@ -42,9 +42,11 @@ from engine.search.common import (
     simulate,
     to_rate,
 )
+from engine.search.endgame import solve_information_set
 from engine.search.sampler import DealSampler
 
-__all__ = ["ISMCTSAgent", "Node", "SearchResult", "cards_left", "prune_depth", "run_ismcts"]
+__all__ = ["ISMCTSAgent", "Node", "SearchConfig", "SearchResult", "cards_left", "prune_depth", "run_ismcts",
+           "run_shares_in_turn", "split_iterations"]
 
 ENDGAME_MAX_CARDS = 18
 """The endgame solver is tried only when at most this many cards are left to play (trick-taking games)."""
@@ -90,8 +92,8 @@ class SearchResult:
         return best
 
 
-class _Config:
-    """Resolved parameters of one search (plain attributes for the hot loop; picklable)."""
+class SearchConfig:
+    """Resolved parameters of one search (plain attributes for the hot loop)."""
 
     def __init__(self, game: Game, cfg: dict[str, Any]) -> None:
         self.game_name = game.name
@@ -120,11 +122,15 @@ class _Config:
         self.beam_limit = int(cfg["beam_limit"])
 
 
+_Config = SearchConfig
+"""The former name of :class:`SearchConfig`."""
+
+
 def _uniform_choice(seq: list[Any], rng: random.Random) -> Any:
     return seq[int(rng.random() * len(seq))] if len(seq) > 1 else seq[0]
 
 
-def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budget | None,
+def run_ismcts(obs: Observation, rng: random.Random, conf: SearchConfig, budget: Budget | None,
                root: Node | None = None) -> tuple[SearchResult, Node]:
     """One SO-ISMCTS search from ``obs``; returns the root statistics and the root (for reuse)."""
     game_name = conf.game_name
@@ -335,6 +341,60 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
     return SearchResult(visits, totals, i, root_moves), root
 
 
+def split_iterations(iterations: int, shares: int) -> list[int]:
+    """``iterations`` split exactly over ``shares`` (0 = time budget only: every share gets 0)."""
+    if iterations <= 0:
+        return [0] * shares
+    base, extra = divmod(iterations, shares)
+    return [base + (1 if i < extra else 0) for i in range(shares)]
+
+
+def merge_results(parts: list[SearchResult]) -> SearchResult:
+    """Root statistics of several independent searches added up, in the given order (deterministic)."""
+    visits: dict[Hashable, int] = {}
+    totals: dict[Hashable, float] = {}
+    moves_by_key: dict[Hashable, int] = {}
+    done = 0
+    for part in parts:
+        done += part.iterations
+        for key, v in part.visits.items():
+            visits[key] = visits.get(key, 0) + v
+            totals[key] = totals.get(key, 0.0) + part.totals[key]
+        for key, m in part.moves_by_key.items():
+            moves_by_key.setdefault(key, m)
+    return SearchResult(visits, totals, done, moves_by_key)
+
+
+def run_shares_in_turn(obs: Observation, rng: random.Random, conf: SearchConfig,
+                       budget: Budget | None) -> SearchResult:
+    """Root parallelization without processes: the ``conf.workers`` shares (their seeds drawn from ``rng``, the
+    iteration budget split by :func:`split_iterations`) searched one after another and merged in share order,
+    the result of the same shares run in parallel. A time budget is one search's (the shares after the first
+    are skipped: running them in turn could not be faster)."""
+    n = max(1, conf.workers)
+    iterations = budget.iterations if budget is not None and budget.iterations is not None else conf.iterations
+    seconds = budget.seconds if budget is not None and budget.seconds is not None else conf.seconds
+    if iterations <= 0 and seconds <= 0:
+        iterations = 1000  # as the single search's Clock does
+    seeds = [rng.getrandbits(63) for _ in range(n)]
+    budgets = split_iterations(iterations, n) if seconds <= 0 else [iterations]
+    on_progress = budget.on_progress if budget is not None else None
+    cancel = budget.cancel if budget is not None else None
+    parts: list[SearchResult] = []
+    for seed, share in zip(seeds, budgets, strict=False):
+        if parts and (share <= 0 or (cancel is not None and cancel.is_set())):
+            continue
+        before = sum(p.iterations for p in parts)
+        hook = None
+        if on_progress is not None:
+            def hook(p: Progress, before: int = before) -> None:
+                on_progress(dataclasses.replace(p, iterations=before + p.iterations))
+        part, _root = run_ismcts(obs, random.Random(seed), conf,
+                                 Budget(iterations=share, seconds=seconds, cancel=cancel, on_progress=hook))
+        parts.append(part)
+    return merge_results(parts)
+
+
 def grow_ucb_tables(bonus: list[float], inv_sqrt: list[float], c: float, size: int) -> None:
     """Extend the UCB1 tables in place to ``size`` entries: ``bonus[a] = c sqrt(ln a)``, ``inv_sqrt[v] = 1/sqrt(v)``."""
     counts = np.arange(len(bonus), size, dtype=np.float64)
@@ -454,7 +514,7 @@ class ISMCTSAgent(Agent):
 
     def __init__(self, game: Game, **params: Any) -> None:
         super().__init__(game, **params)
-        self.conf = _Config(game, self.config)
+        self.conf = SearchConfig(game, self.config)
         conf = self.conf
         if conf.sim not in ("random", "nast"):
             knowledge.simulation(game.name, conf.sim)  # raises VariantError listing the available ones
@@ -477,8 +537,8 @@ class ISMCTSAgent(Agent):
             raise VariantError("beam search (beam_width) cannot be combined with transpositions")
         self._kept: tuple[int, list[Any], Node] | None = None
 
-    _NAST: tuple[str, Callable[[_Config], bool]] = ("sim=nast", lambda c: c.sim == "nast")
-    _NEEDS: dict[str, tuple[str, Callable[[_Config], bool]]] = {
+    _NAST: tuple[str, Callable[[SearchConfig], bool]] = ("sim=nast", lambda c: c.sim == "nast")
+    _NEEDS: dict[str, tuple[str, Callable[[SearchConfig], bool]]] = {
         **dict.fromkeys(("nast_n", "nast_policy", "nast_c", "tau", "epsilon"), _NAST),
         "resolve": ("a move handler (handler=...)", lambda c: bool(c.handler)),
         "beam_limit": ("beam search (beam_width > 0)", lambda c: c.beam_width > 0),
@@ -507,15 +567,20 @@ class ISMCTSAgent(Agent):
             if move is not None:
                 return move
         if conf.workers > 1:
-            from engine.search.parallel import parallel_root_visits
-
-            result = parallel_root_visits(self.game, self.config, obs, rng, budget)
+            result = self.root_parallel(obs, rng, budget)
         else:
             root = self._reusable_root(obs)
             result, root = run_ismcts(obs, rng, conf, budget, root)
             if conf.reuse:
                 self._kept = (obs.seat, list(getattr(obs.state, "history", [])), root)
         return self._pick(result, obs, moves, rng)
+
+    def root_parallel(self, obs: Observation, rng: random.Random, budget: Budget | None) -> SearchResult:
+        """The ``workers=N`` search: N independent shares merged by root visits. Here they run one after another
+        in this process (:func:`run_shares_in_turn`); the agent the SPEC factory seats runs them in helper
+        processes instead (:class:`engine.runtime.parallel.ParallelISMCTSAgent`), with the same result for an
+        iteration budget."""
+        return run_shares_in_turn(obs, rng, self.conf, budget)
 
     def endgame_worth_trying(self, obs: Observation) -> bool:
         """Whether the hand is short enough for the solver (a pure function of the observation, so a
@@ -527,8 +592,6 @@ class ISMCTSAgent(Agent):
                        budget: Budget | None) -> tuple[int | None, Budget | None]:
         """The solver's move, or None and the budget left for the search. With a time budget the solver may
         use up to :data:`ENDGAME_TIME_SHARE` of it; the search gets the rest."""
-        from engine.search.endgame import solve_information_set
-
         seconds = budget.seconds if budget is not None and budget.seconds is not None else self.conf.seconds
         cancel = budget.cancel if budget is not None else None
         start = time.perf_counter()
