@@ -31,8 +31,9 @@ The caller only touches :meth:`MoveWorker.request`, :meth:`MoveWorker.poll` (non
   own does in the arena (reset at every hand), with the same observations and seeds. A new process starts
   with fresh agents.
 * Agents with root parallelization (``ismcts:...,workers=N``) work unchanged: the search process starts
-  its own N-1 helper processes (:mod:`engine.runtime.parallel`, kept between requests); a cancel or a superseding request stops them too, and if the search process is killed
-  they exit on their own. They compete with the app for the cores, which is why presets use one worker.
+  its own N-1 helper processes (:mod:`engine.runtime.parallel`, kept between requests); a cancel or a
+  superseding request stops them too, and if the search process is killed they exit on their own. They
+  compete with the app for the cores, which is why presets use one worker.
 
 :func:`choose_move` is the synchronous, in-process convenience used by scripts and tests.
 """

@@ -9,7 +9,7 @@ from engine.games.hearts.greedy import egreedy_rollout, greedy_rollout
 from engine.games.hearts.inference import hearts_belief
 from engine.games.hearts.players import HeuristicAgent, heuristic_move
 from engine.games.hearts.rules import HEART_MASK, POINT_MASK, QUEEN_SPADES, SPADES, TWO_CLUBS, Hearts, HeartsState
-from engine.knowledge import SearchKnowledge
+from engine.knowledge import SearchKnowledge, StatePlayouts
 
 __all__ = ["HEART_MASK", "POINT_MASK", "QUEEN_SPADES", "SPADES", "TWO_CLUBS", "Hearts", "HeartsState"]
 
@@ -28,6 +28,7 @@ KNOWLEDGE = SearchKnowledge(
     biases={"inference": hearts_belief},
     transposition_key=hearts_key,
     score_span=26,
+    playouts=StatePlayouts(HeartsState),
 )
 
 registry.register(registry.GameEntry(

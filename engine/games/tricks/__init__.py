@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from engine import registry
 from engine.game import Game
-from engine.games.tricks.bisca import Bisca, Briscola
+from engine.games.tricks.bisca import Bisca, BiscaState, Briscola
 from engine.games.tricks.core import HIDDEN_MOVE, PASS_FLAG, CardTables, TrickGame, TrickState, card_tables
 from engine.games.tricks.greedy import egreedy_move, greedy_move
 from engine.games.tricks.players import HeuristicAgent, heuristic_move
-from engine.games.tricks.sueca import Sueca
-from engine.knowledge import DEFAULT_EXPLORATION, SearchKnowledge
+from engine.games.tricks.sueca import Sueca, SuecaState
+from engine.knowledge import DEFAULT_EXPLORATION, SearchKnowledge, StatePlayouts
 
 __all__ = ["HIDDEN_MOVE", "PASS_FLAG", "CardTables", "TrickGame", "TrickState", "card_tables"]
 
@@ -39,8 +39,9 @@ def bisca_exploration(game: Game) -> float:
 
 
 _POLICIES = {"heuristic": heuristic_move, "greedy": greedy_move, "egreedy": egreedy_move}
-SUECA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120)
-BISCA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120, exploration=bisca_exploration)
+SUECA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120, playouts=StatePlayouts(SuecaState))
+BISCA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120, exploration=bisca_exploration,
+                                  playouts=StatePlayouts(BiscaState))
 
 _COMMON = {"agents": {"heuristic": HeuristicAgent}, "table": "trick", "summary": "card-points"}
 registry.register(
