@@ -43,7 +43,7 @@ from engine.determinize import determinize
 from engine.game import Game, GameError, GameState
 from engine.rng import derive_seed
 from engine.runtime.parallel import last_stats, prestart
-from engine.search.common import random_rollout
+from engine.search import knowledge
 from engine.search.endgame import NODE_LIMIT, solve_information_set
 from engine.search.ismcts import ENDGAME_MAX_CARDS, ISMCTSAgent, cards_left
 from engine.search.sampler import DealSampler
@@ -179,7 +179,8 @@ def bench_playouts(game: Game, seconds: float, seed: int) -> dict[str, Any]:
             n += len(items)
         return n / (time.perf_counter() - start), n / max(1e-9, time.process_time() - cpu)
 
-    playouts, playouts_cpu = rate(lambda s: random_rollout(s.clone(), rng), states)
+    rollout = knowledge.playouts(game.name).random_rollout
+    playouts, playouts_cpu = rate(lambda s: rollout(s.clone(), rng), states)
     dets, dets_cpu = rate(lambda o: determinize(o, rng), observations)
     samplers = [DealSampler(o) for o in observations]  # the search's: one per decision, a deal per iteration
     deals, deals_cpu = rate(lambda d: d.deal(rng), samplers)

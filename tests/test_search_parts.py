@@ -73,8 +73,7 @@ class _Fake:
     def result(self) -> HandResult:
         return self.res
 
-    outcomes = GameState.outcomes  # the base versions: built from result()
-    reward_points = GameState.reward_points
+    outcomes = GameState.outcomes  # the base version: built from result()
 
 
 @pytest.mark.parametrize(("ours", "expected"), [(120, 4), (100, 2), (70, 1), (60, 0), (50, -1), (20, -2), (0, -4)])

@@ -11,6 +11,7 @@ from engine import registry
 from engine.cards import FRENCH52, ITALIAN40, PORTUGUESE40, Deck, bits
 from engine.game import GameState
 from engine.games.tricks import PASS_FLAG, CardTables, TrickState, card_tables
+from engine.knowledge import PLAIN_PLAYOUTS
 from engine.search.sampler import DealSampler
 
 CASES = [
@@ -63,7 +64,7 @@ def test_rollout_makes_the_generic_loops_choices(name: str, variant: dict) -> No
         for start in starts:
             fast, slow = start.clone(), start.clone()
             fast.random_rollout(random.Random(1000 + seed))
-            GameState.random_rollout(slow, random.Random(1000 + seed))
+            PLAIN_PLAYOUTS.random_rollout(slow, random.Random(1000 + seed))
             assert fast.is_terminal() and slow.is_terminal()
             assert fast.to_dict() == slow.to_dict(), (name, variant, seed)
             assert fast.outcomes() == [fast.result().outcome(s) for s in range(game.num_players)]
@@ -171,6 +172,6 @@ def test_a_subclass_with_other_rules_gets_the_generic_paths() -> None:
     fast, slow = state.clone(), state.clone()
     assert type(fast) is AnyCardSueca
     fast.random_rollout(random.Random(3))
-    GameState.random_rollout(slow, random.Random(3))
+    PLAIN_PLAYOUTS.random_rollout(slow, random.Random(3))
     assert fast.to_dict() == slow.to_dict()
     assert fast.is_terminal()

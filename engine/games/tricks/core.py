@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from engine.cards import Deck, NotationError, popcount
 from engine.game import Game, GameState, StateFormatError
+from engine.knowledge import PLAIN_PLAYOUTS
 from engine.observation import HiddenSlot, Observation
 
 CARD_BITS = (1 << 8) - 1
@@ -544,7 +545,7 @@ class TrickState(GameState):
         if self._plain_tricks:
             self.play_out_tricks(rng)
         else:
-            GameState.random_rollout(self, rng)
+            PLAIN_PLAYOUTS.random_rollout(self, rng)
 
     def playout_outcomes(self, rng: random.Random) -> list[float]:
         """Random playout and its outcomes. A game decided by card points (Sueca) with this class's plain
