@@ -26,7 +26,8 @@ def main(argv: list[str]) -> int:
         else:
             parallel.shares_main()
     except BrokenPipeError:  # the caller is gone: nobody is left to tell
-        sys.stderr = None  # type: ignore[assignment] - no "Exception ignored" notice at shutdown either
+        # no "Exception ignored" notice at shutdown either
+        sys.stderr = None  # type: ignore[assignment]
     return 0
 
 

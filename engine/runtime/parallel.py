@@ -234,7 +234,7 @@ def shares_main() -> None:
                     stats = [[_enc(k), ch.visits, ch.total] for k, ch in root.children.items()]
                     link.send(["progress", rid, p.iterations, stats])
 
-            budget = Budget(iterations=job["iterations"], seconds=seconds, cancel=_StopFlag(stop, rid),  # type: ignore[arg-type]
+            budget = Budget(iterations=job["iterations"], seconds=seconds, cancel=_StopFlag(stop, rid),
                             on_progress=on_progress)
             started = time.time()
             prepare_cpu = time.process_time() - cpu

@@ -43,7 +43,8 @@ class UNode:
 
 def root_statistics(root: UNode) -> tuple[dict[int, int], dict[int, float]]:
     """Visits and total reward per root move of a search tree."""
-    return {ch.move: ch.visits for ch in root.children}, {ch.move: ch.total for ch in root.children}
+    return ({ch.move: ch.visits for ch in root.children if ch.move is not None},
+            {ch.move: ch.total for ch in root.children if ch.move is not None})
 
 
 def best_root_move(visits: dict[int, int], totals: dict[int, float],
@@ -97,14 +98,14 @@ def uct_search(state: GameState, rng: random.Random, clock: Clock, c: float, rew
                 break
             if not node.children:
                 break  # terminal
-            best = None
+            best: UNode = node.children[0]
             best_u = -math.inf
             lt = log(node.visits) if node.visits > 0 else 0.0
             for ch in node.children:
                 u = ch.total / ch.visits + c * sqrt(lt / ch.visits)
                 if u > best_u:
                     best_u, best = u, ch
-            s.do(best.move)
+            s.do(best.move)  # type: ignore[arg-type]
             node = best
             path.append(node)
         if outcomes_of_playout is not None:  # may stop the playout once the outcome is settled

@@ -16,10 +16,10 @@ other players +26 (or the shooter -26); optionally the J of diamonds is worth -1
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from engine.cards import FRENCH52, NotationError, bits, popcount
-from engine.game import HandResult, Option, StateFormatError
+from engine.game import Game, HandResult, Option, StateFormatError
 from engine.games.tricks.core import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int, solo_outcomes, trick_so_far
 from engine.observation import HiddenSlot
 
@@ -533,9 +533,9 @@ class HeartsState(TrickState):
         return d
 
     @classmethod
-    def from_dict(cls, game: Hearts, d: dict[str, Any]) -> HeartsState:
+    def from_dict(cls, game: Game, d: dict[str, Any]) -> HeartsState:
         state = object.__new__(cls)
-        state.game = game
+        state.game = cast(Hearts, game)
         state._load_common(d)
         state.pass_offset = _int(d["pass_offset"], "pass_offset")
         state.pass_first = _int(d["pass_first"], "pass_first")
@@ -591,7 +591,7 @@ class HeartsState(TrickState):
             raise StateFormatError(f"cards missing from the state: {deck.set_text(deck.full_mask & ~everything)}")
         if sum(popcount(w) for w in self.won) != 4 * sum(self.tricks_won):
             raise StateFormatError("captured cards do not match the number of tricks won")
-        played = passes = 0
+        played_cards = passes = 0
         for seat, move in self.history:
             if not 0 <= seat < 4:
                 raise StateFormatError(f"history seat {seat} out of range")
@@ -605,9 +605,9 @@ class HeartsState(TrickState):
                 if not self.passed[seat] >> card & 1:
                     raise StateFormatError(f"history passes {deck.text(card)} but seat {seat} did not pass it")
                 passes += 1
-            elif played >> card & 1:
+            elif played_cards >> card & 1:
                 raise StateFormatError(f"history plays {deck.text(card)} twice")
             else:
-                played |= 1 << card
-        if passes != self.passes_done or played != sum(self.won) | sum(1 << c for c in self.trick):
-            raise StateFormatError("the history does not match the passes and cards played")
+                played_cards |= 1 << card
+        if passes != self.passes_done or played_cards != sum(self.won) | sum(1 << c for c in self.trick):
+            raise StateFormatError("the history does not match the passes and cards played_cards")

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine import registry
 from engine.game import Game
 from engine.games.tricks.bisca import Bisca, BiscaState, Briscola
@@ -43,7 +45,7 @@ SUECA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120, playouts=S
 BISCA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120, exploration=bisca_exploration,
                                   playouts=StatePlayouts(BiscaState))
 
-_COMMON = {"agents": {"heuristic": HeuristicAgent}, "table": "trick", "summary": "card-points"}
+_COMMON: dict[str, Any] = {"agents": {"heuristic": HeuristicAgent}, "table": "trick", "summary": "card-points"}
 registry.register(
     registry.GameEntry("sueca", Sueca, 10, SUECA_PRESETS, knowledge=SUECA_KNOWLEDGE, **_COMMON),
     registry.GameEntry("bisca", Bisca, 20, BISCA_PRESETS, knowledge=BISCA_KNOWLEDGE, **_COMMON),

@@ -18,10 +18,10 @@ face-up card in the stock; the other stock cards form the ordered hidden slot ``
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from engine.cards import ITALIAN40, PORTUGUESE40, NotationError, popcount
-from engine.game import HandResult, Option, StateFormatError, VariantError
+from engine.game import Game, HandResult, Option, StateFormatError, VariantError
 from engine.games.tricks.core import TrickGame, TrickState, exchange_or_pick, side_outcomes, trick_so_far
 from engine.games.tricks.sueca import game_points
 from engine.observation import HiddenSlot
@@ -560,9 +560,9 @@ class BiscaState(TrickState):
         return d
 
     @classmethod
-    def from_dict(cls, game: Bisca, d: dict[str, Any]) -> BiscaState:
+    def from_dict(cls, game: Game, d: dict[str, Any]) -> BiscaState:
         state = object.__new__(cls)
-        state.game = game
+        state.game = cast(Bisca, game)
         state._load_common(d)
         deck = game.deck
         try:
@@ -617,15 +617,15 @@ class BiscaState(TrickState):
             raise StateFormatError("captured cards do not match the number of tricks won")
         if self.revealed & ~sum(self.hands):
             raise StateFormatError("revealed cards must be in hands")
-        played = swaps = 0
+        played_cards = swaps = 0
         for seat, move in self.history:
             if not 0 <= seat < n:
                 raise StateFormatError(f"history seat {seat} out of range")
             if move >= 0 and move & SWAP_FLAG and (move ^ SWAP_FLAG) < deck.size:
                 swaps += 1
-            elif 0 <= move < deck.size and not played >> move & 1:
-                played |= 1 << move
+            elif 0 <= move < deck.size and not played_cards >> move & 1:
+                played_cards |= 1 << move
             else:
                 raise StateFormatError(f"bad move {move} in the history")
-        if played != sum(self.won) | sum(1 << c for c in self.trick) or swaps > 1:
-            raise StateFormatError("the history does not match the cards played")
+        if played_cards != sum(self.won) | sum(1 << c for c in self.trick) or swaps > 1:
+            raise StateFormatError("the history does not match the cards played_cards")

@@ -8,10 +8,10 @@ so "clockwise" only changes how the app lays the seats out, not the engine's sea
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from engine.cards import PORTUGUESE40
-from engine.game import HandResult, Option, StateFormatError
+from engine.game import Game, HandResult, Option, StateFormatError
 from engine.games.tricks.core import TrickGame, TrickState, side_outcomes
 
 GAME_POINT_SCALE = ((120, 4), (91, 2), (61, 1))
@@ -144,9 +144,9 @@ class SuecaState(TrickState):
         return d
 
     @classmethod
-    def from_dict(cls, game: Sueca, d: dict[str, Any]) -> SuecaState:
+    def from_dict(cls, game: Game, d: dict[str, Any]) -> SuecaState:
         state = object.__new__(cls)
-        state.game = game
+        state.game = cast(Sueca, game)
         state._load_common(d)
         state.trump_card = game.deck.parse(d["trump_card"])
         return state
