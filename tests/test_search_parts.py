@@ -278,7 +278,7 @@ def test_bytecode_bench_counts_every_iteration_and_sees_the_playout() -> None:
     assert pwl["by_function"][top] < pwl["bytecodes_per_iteration"]
     full = bench_bytecodes(game, "ismcts:iterations=40,reward=sd", positions=2, seed=1)
     assert "core.py:_side_points_playout" not in full["by_function"]
-    assert full["by_function"]["core.py:play_tricks"] > pwl["by_function"][top]
+    assert full["by_function"]["core.py:play_out_tricks"] > pwl["by_function"][top]
     assert main(["--what", "bytecodes", "--game", "sueca", "--agent", "random", "--positions", "1"]) == 2
 
 

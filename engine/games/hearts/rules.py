@@ -20,7 +20,7 @@ from typing import Any, ClassVar, cast
 
 from engine.cards import FRENCH52, NotationError, bits, popcount
 from engine.game import Game, HandResult, Option, StateFormatError
-from engine.games.tricks.core import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int, play_tricks, solo_outcomes
+from engine.games.tricks.core import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int, solo_outcomes, trick_so_far
 from engine.observation import HiddenSlot
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
@@ -273,15 +273,97 @@ class HeartsState(TrickState):
         self._start_play()
 
     def _random_tricks(self, rng: random.Random, record: bool = True) -> None:
-        """The play after the passes, uniformly random legal cards one trick at a time: the trick games' shared
-        :func:`~engine.games.tricks.core.play_tricks` with Hearts' leads (the 2 of clubs first, hearts only once
-        broken) and first-trick discards (no points if possible); ``record`` False skips the history and the
-        inference bookkeeping (voids, cards a seat cannot hold), which do not score."""
-        breaking = HEART_MASK | (1 << QUEEN_SPADES if self.game.queen_breaks else 0)
-        _, self.hearts_broken = play_tricks(
-            self, rng, record, first_lead=1 << TWO_CLUBS, unbroken_avoid=HEART_MASK, breakers=breaking,
-            broken=self.hearts_broken, first_trick=self.first_trick(), first_discard_avoid=POINT_MASK,
-            excluded=self.excluded)
+        """The play after the passes, uniformly random legal cards one trick at a time (table lookups);
+        ``record`` False skips the history and the inference bookkeeping (voids, cards a seat cannot hold),
+        which do not score."""
+        rand = rng.random
+        hands = self.hands
+        append = self.history.append
+        g = self.game
+        suit_cards, shifts, rank_mask, _kth, keys, followers, suit_of = g.playout_tables(-1)
+        voids, excluded, won, tricks_won = self.voids, self.excluded, self.won, self.tricks_won
+        not_points = g.deck.full_mask & ~POINT_MASK
+        not_hearts = g.deck.full_mask & ~HEART_MASK
+        two_clubs = 1 << TWO_CLUBS
+        breaking = HEART_MASK | (1 << QUEEN_SPADES if g.queen_breaks else 0)
+        broken = self.hearts_broken
+        first = self.first_trick()
+        trick = self.trick
+        leader = self.leader
+        if trick:  # finish the trick in progress
+            led = suit_of[trick[0]]
+            key = keys[led]
+            best, best_v, w = trick_so_far(trick, (leader,) + followers[leader], key)
+            seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
+        else:
+            leader = self.current
+            if not hands[leader]:
+                return
+            seats = ()
+        while True:
+            if not seats:  # lead: the 2 of clubs first, hearts only once broken (or with nothing else)
+                hand = hands[leader]
+                if not hand:
+                    break
+                if first:
+                    legal = hand & two_clubs or hand
+                elif not broken:
+                    legal = hand & not_hearts or hand
+                else:
+                    legal = hand
+                k = int(rand() * legal.bit_count())
+                while k:
+                    legal &= legal - 1
+                    k -= 1
+                w = legal & -legal
+                card = w.bit_length() - 1
+                hands[leader] = hand ^ w
+                if not broken and w & breaking:
+                    if record and w & HEART_MASK:
+                        excluded[leader] |= not_hearts  # led hearts unbroken: held only hearts
+                    broken = True
+                if record:
+                    append((leader, card))
+                led = suit_of[card]
+                key = keys[led]
+                best, best_v = leader, key[card]
+                seats = followers[leader]
+            table = suit_cards[led]
+            shift = shifts[led]
+            for seat in seats:
+                hand = hands[seat]
+                follow = table[hand >> shift & rank_mask]
+                if follow:
+                    card = follow[int(rand() * len(follow))]
+                    bit = 1 << card
+                else:
+                    legal = (hand & not_points if first else 0) or hand
+                    k = int(rand() * legal.bit_count())
+                    while k:
+                        legal &= legal - 1
+                        k -= 1
+                    bit = legal & -legal
+                    card = bit.bit_length() - 1
+                    if record:
+                        voids[seat] |= 1 << led
+                        if first and bit & POINT_MASK:
+                            excluded[seat] |= not_points  # points on the first trick: had nothing else
+                if not broken and bit & breaking:
+                    broken = True
+                hands[seat] = hand ^ bit
+                w |= bit
+                if key[card] > best_v:
+                    best, best_v = seat, key[card]
+                if record:
+                    append((seat, card))
+            won[best] |= w
+            tricks_won[best] += 1
+            leader = best
+            seats = ()
+            first = False
+        trick.clear()
+        self.leader = self.current = leader
+        self.hearts_broken = broken
 
     def score_key(self) -> Any:
         """Each seat's hearts-and-queen penalty and whether it holds the J of diamonds: all the result takes

@@ -22,7 +22,7 @@ from typing import Any, ClassVar, cast
 
 from engine.cards import ITALIAN40, PORTUGUESE40, NotationError, popcount
 from engine.game import Game, HandResult, Option, StateFormatError, VariantError
-from engine.games.tricks.core import TrickGame, TrickState, exchange_or_pick, play_tricks, side_outcomes
+from engine.games.tricks.core import TrickGame, TrickState, exchange_or_pick, side_outcomes, trick_so_far
 from engine.games.tricks.sueca import game_points
 from engine.observation import HiddenSlot
 
@@ -259,11 +259,120 @@ class BiscaState(TrickState):
 
     def random_rollout(self, rng: random.Random) -> None:
         """Random playout to the end (search fast path): the same choices and final state as repeatedly
-        doing ``legal_moves()[int(rng.random() * len(moves))]`` (the exchange move, when legal, is the last of
-        the moves): the trick games' shared :func:`~engine.games.tricks.core.play_tricks` with the stock, the
-        trump exchange and the revealed cards."""
-        self.revealed, _ = play_tricks(self, rng, stock=self.stock, exchange_card=self.exchange_card,
-                                       revealed=self.revealed, swap_flag=SWAP_FLAG)
+        doing ``legal_moves()[int(rng.random() * len(moves))]``, one trick at a time with table lookups
+        instead of move lists (the exchange move, when legal, is the last of the moves)."""
+        rand = rng.random
+        g = self.game
+        suit_cards, shifts, rank_mask, kth, keys, followers, suit_of = g.playout_tables(self.trump)
+        hands, voids, won, tricks_won = self.hands, self.voids, self.won, self.tricks_won
+        append = self.history.append
+        stock = self.stock
+        follow_rule = g.follow_after_stock
+        two = self.num_players == 2
+        xcard = self.exchange_card
+        exchange = xcard >= 0
+        revealed = self.revealed
+        trick = self.trick
+        leader = self.leader
+        if trick:  # finish the trick in progress
+            led = suit_of[trick[0]]
+            key = keys[led]
+            best, best_v, w = trick_so_far(trick, (leader,) + followers[leader], key)
+            seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
+        else:
+            leader = self.current
+            if not hands[leader]:
+                return
+            seats = ()
+        while True:
+            if not seats:  # lead a new trick with any card (or exchange first)
+                hand = hands[leader]
+                if not hand:
+                    break
+                count = hand.bit_count()
+                if exchange and stock and hand >> xcard & 1:
+                    k = int(rand() * (count + 1))
+                    if k == count:  # the exchange move (last in legal_moves()); the turn goes on
+                        face = stock[0]
+                        hand = hands[leader] = hand ^ (1 << xcard) | 1 << face
+                        stock[0] = xcard
+                        revealed = (revealed | 1 << face) & ~(1 << xcard)
+                        append((leader, SWAP_FLAG | xcard))
+                        k = int(rand() * count)
+                else:
+                    k = int(rand() * count)
+                card = kth(hand, k)
+                w = 1 << card
+                hands[leader] = hand ^ w
+                if revealed and revealed & w:
+                    revealed ^= w
+                append((leader, card))
+                led = suit_of[card]
+                key = keys[led]
+                best, best_v = leader, key[card]
+                seats = followers[leader]
+            if follow_rule and not stock:  # Bisca after the stock: follow suit if able
+                table = suit_cards[led]
+                shift = shifts[led]
+                for seat in seats:
+                    hand = hands[seat]
+                    follow = table[hand >> shift & rank_mask]
+                    if follow:
+                        card = follow[int(rand() * len(follow))]
+                        bit = 1 << card
+                    else:
+                        voids[seat] |= 1 << led
+                        card = kth(hand, int(rand() * hand.bit_count()))
+                        bit = 1 << card
+                    hands[seat] = hand ^ bit
+                    if revealed and revealed & bit:
+                        revealed ^= bit
+                    w |= bit
+                    if key[card] > best_v:
+                        best, best_v = seat, key[card]
+                    append((seat, card))
+            else:
+                for seat in seats:
+                    hand = hands[seat]
+                    count = hand.bit_count()
+                    if exchange and stock and hand >> xcard & 1:
+                        k = int(rand() * (count + 1))
+                        if k == count:  # exchange, then choose the card to play
+                            face = stock[0]
+                            hand = hands[seat] = hand ^ (1 << xcard) | 1 << face
+                            stock[0] = xcard
+                            revealed = (revealed | 1 << face) & ~(1 << xcard)
+                            append((seat, SWAP_FLAG | xcard))
+                            k = int(rand() * count)
+                    else:
+                        k = int(rand() * count)
+                    card = kth(hand, k)
+                    bit = 1 << card
+                    hands[seat] = hand ^ bit
+                    if revealed and revealed & bit:
+                        revealed ^= bit
+                    w |= bit
+                    if key[card] > best_v:
+                        best, best_v = seat, key[card]
+                    append((seat, card))
+            won[best] |= w
+            tricks_won[best] += 1
+            leader = best
+            seats = ()
+            if stock:  # draw: the winner first, the face-up trump last
+                if two and len(stock) > 2:
+                    hands[best] |= 1 << stock.pop()
+                    hands[1 - best] |= 1 << stock.pop()
+                else:
+                    for seat in (best,) + followers[best]:
+                        c = stock.pop()
+                        hands[seat] |= 1 << c
+                        if not stock:
+                            revealed |= 1 << c
+                            break
+        trick.clear()
+        self.revealed = revealed
+        self.leader = self.current = leader
 
     def playout_outcomes(self, rng: random.Random) -> list[float]:
         """The search's PWL playout: the random choices of :meth:`random_rollout`, stopped after the trick

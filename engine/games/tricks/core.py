@@ -136,190 +136,6 @@ def exchange_or_pick(hand: int, count: int, xcard: int, stock: list[int],
     return hand, int(rand() * count), False
 
 
-def play_tricks(state: Any, rng: random.Random, record: bool = True, *, stock: list[int] | None = None,
-                exchange_card: int = -1, revealed: int = 0, first_lead: int = 0, unbroken_avoid: int = 0,
-                breakers: int = 0, broken: bool = True, first_trick: bool = False, first_discard_avoid: int = 0,
-                excluded: list[int] | None = None, swap_flag: int = 0) -> tuple[int, bool]:
-    """The trick games' one random playout: play ``state``'s remaining tricks with uniformly random legal cards,
-    exactly the choices, history, voids and final state of the generic loop
-    ``do(legal_moves()[int(rng.random() * len(moves))])`` of the game's rules, one trick at a time with table
-    lookups (a followed suit's cards, the k-th card of a set, trick-winner keys) instead of move lists. ``record``
-    False skips the history, the voids and ``excluded`` (the search's scoring playouts: same choices, tricks,
-    piles and result).
-
-    The plain rules (lead any card, follow suit if able, ``state.trump`` wins) are Sueca's and Moss Side Whist's;
-    the keywords give the other games' rules:
-
-    * a ``stock`` drawn from after each trick, the winner first (Bisca, Briscola; the last card drawn is the
-      face-up trump, added to ``revealed``); following suit is required once it is gone if the game's
-      ``follow_after_stock``; ``exchange_card``: while stock remains, its holder may swap it for the face-up trump
-      ``stock[0]`` before playing, the last of its legal moves (recorded as ``swap_flag | exchange_card``);
-      cards in ``revealed`` (known to be in a hand) leave it when played;
-    * lead restrictions (Hearts): on the first trick a card of ``first_lead`` if held; until a card of
-      ``breakers`` is played (``broken``), a card outside ``unbroken_avoid`` if the hand has one; on the first
-      trick (``first_trick``) a seat that cannot follow discards outside ``first_discard_avoid`` if it can. A seat
-      that had to break such a preference is recorded in ``excluded`` as holding nothing else.
-
-    Returns the final ``revealed`` and ``broken`` (the caller keeps them); ``state.trick`` is empty afterwards
-    and ``state.leader``/``state.current`` the next leader."""
-    g = state.game
-    suit_cards, shifts, rank_mask, kth, keys, followers, suit_of = g.playout_tables(state.trump)
-    hands, voids, won, tricks_won = state.hands, state.voids, state.won, state.tricks_won
-    append = state.history.append
-    rand = rng.random
-    full = g.deck.full_mask
-    follow_rule = g.follow_after_stock or stock is None
-    stock = stock if stock is not None else []
-    exchange = exchange_card >= 0
-    xcard = exchange_card
-    two = len(hands) == 2
-    # What the plain loop never meets is tested once per lead (``special``) or per card (``watch``: the cards
-    # whose play changes the revealed cards or breaks the lead restriction), so the plain rules pay little.
-    restricted = bool(first_lead) and first_trick or bool(unbroken_avoid) and not broken
-    special = restricted or exchange and bool(stock)
-    watch = revealed | (0 if broken else breakers)
-    trick = state.trick
-    leader = state.leader
-    if trick:  # finish the trick in progress
-        led = suit_of[trick[0]]
-        key = keys[led]
-        best, best_v, w = trick_so_far(trick, (leader,) + followers[leader], key)
-        seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
-    else:
-        leader = state.current
-        if not hands[leader]:
-            return revealed, broken
-        seats = ()
-    while True:
-        if not seats:  # lead a new trick
-            hand = hands[leader]
-            if not hand:
-                break
-            if not special:
-                card = kth(hand, int(rand() * hand.bit_count()))
-            elif exchange and stock and hand >> xcard & 1:  # the exchange is the last legal move; the turn goes on
-                count = hand.bit_count()
-                k = int(rand() * (count + 1))
-                if k == count:
-                    face = stock[0]
-                    hand = hands[leader] = hand ^ (1 << xcard) | 1 << face
-                    stock[0] = xcard
-                    revealed = (revealed | 1 << face) & ~(1 << xcard)
-                    watch = revealed | (0 if broken else breakers)
-                    if record:
-                        append((leader, swap_flag | xcard))
-                    k = int(rand() * count)
-                card = kth(hand, k)
-            elif restricted:
-                legal = hand & first_lead or hand if first_trick else hand & ~unbroken_avoid or hand
-                card = kth(legal, int(rand() * legal.bit_count()))
-            else:
-                card = kth(hand, int(rand() * hand.bit_count()))
-            w = 1 << card
-            hands[leader] = hand ^ w
-            if watch and w & watch:
-                if revealed & w:
-                    revealed ^= w
-                if not broken and w & breakers:
-                    if record and w & unbroken_avoid and excluded is not None:
-                        excluded[leader] |= full & ~unbroken_avoid  # led it unbroken: held nothing else
-                    broken = True
-                    restricted = first_trick
-                    special = restricted or exchange and bool(stock)
-                watch = revealed | (0 if broken else breakers)
-            if record:
-                append((leader, card))
-            led = suit_of[card]
-            key = keys[led]
-            best, best_v = leader, key[card]
-            seats = followers[leader]
-        if follow_rule and not stock:  # follow suit if able
-            table = suit_cards[led]
-            shift = shifts[led]
-            for seat in seats:
-                hand = hands[seat]
-                follow = table[hand >> shift & rank_mask]
-                if follow:
-                    card = follow[int(rand() * len(follow))]
-                elif first_trick:
-                    legal = hand & ~first_discard_avoid or hand
-                    card = kth(legal, int(rand() * legal.bit_count()))
-                    if record:
-                        voids[seat] |= 1 << led
-                        if 1 << card & first_discard_avoid and excluded is not None:
-                            excluded[seat] |= full & ~first_discard_avoid  # had nothing else
-                else:
-                    card = kth(hand, int(rand() * hand.bit_count()))
-                    if record:
-                        voids[seat] |= 1 << led
-                bit = 1 << card
-                hands[seat] = hand ^ bit
-                if watch and bit & watch:
-                    if revealed & bit:
-                        revealed ^= bit
-                    if not broken and bit & breakers:
-                        broken = True
-                        restricted = first_trick
-                        special = restricted or exchange and bool(stock)
-                    watch = revealed | (0 if broken else breakers)
-                w |= bit
-                if key[card] > best_v:
-                    best, best_v = seat, key[card]
-                if record:
-                    append((seat, card))
-        else:  # any card (a stock game before its stock is gone)
-            for seat in seats:
-                hand = hands[seat]
-                count = hand.bit_count()
-                if exchange and stock and hand >> xcard & 1:
-                    k = int(rand() * (count + 1))
-                    if k == count:  # exchange, then choose the card to play
-                        face = stock[0]
-                        hand = hands[seat] = hand ^ (1 << xcard) | 1 << face
-                        stock[0] = xcard
-                        revealed = (revealed | 1 << face) & ~(1 << xcard)
-                        if record:
-                            append((seat, swap_flag | xcard))
-                        k = int(rand() * count)
-                else:
-                    k = int(rand() * count)
-                card = kth(hand, k)
-                bit = 1 << card
-                hands[seat] = hand ^ bit
-                if revealed and revealed & bit:
-                    revealed ^= bit
-                w |= bit
-                if key[card] > best_v:
-                    best, best_v = seat, key[card]
-                if record:
-                    append((seat, card))
-            watch = revealed | (0 if broken else breakers)
-        won[best] |= w
-        tricks_won[best] += 1
-        leader = best
-        seats = ()
-        if first_trick:
-            first_trick = False
-            restricted = bool(unbroken_avoid) and not broken
-            special = restricted or exchange and bool(stock)
-        if stock:  # draw: the winner first, the face-up trump last
-            if two and len(stock) > 2:
-                hands[best] |= 1 << stock.pop()
-                hands[1 - best] |= 1 << stock.pop()
-            else:
-                for seat in (best,) + followers[best]:
-                    c = stock.pop()
-                    hands[seat] |= 1 << c
-                    if not stock:
-                        revealed |= 1 << c
-                        watch = revealed | (0 if broken else breakers)
-                        special = restricted
-                        break
-    trick.clear()
-    state.leader = state.current = leader
-    return revealed, broken
-
-
 def trick_to_finish(state: Any, keys: list[list[int]]) -> tuple[int, tuple[int, ...], int, list[int], int, int,
                                                                   int, int]:
     """Where an inlined playout of ``state`` starts: ``(trick leader, seats still to play, led suit, its row of
@@ -757,9 +573,67 @@ class TrickState(GameState):
         return [points_of(won[0]), points_of(won[1])]
 
     def play_out_tricks(self, rng: random.Random, record: bool = True) -> None:
-        """Play the remaining tricks with uniformly random legal cards by this class's plain trick rules (follow
-        suit if able, ``self.trump`` wins): :func:`play_tricks`, the trick games' shared playout."""
-        play_tricks(self, rng, record)
+        """Play the remaining tricks (follow suit if able, ``self.trump`` wins) with uniformly random legal
+        cards: exactly the choices, voids, history and final state of the generic loop
+        ``do(legal_moves()[int(rng.random() * len(moves))])`` of this class's rules, one trick at a time
+        with table lookups (a followed suit's cards, trick-winner keys) instead of move lists. ``record`` False
+        skips the history and the voids (the search's scoring playouts: same choices, tricks and piles)."""
+        g = self.game
+        suit_cards, shifts, rank_mask, kth, keys, followers, suit_of = g.playout_tables(self.trump)
+        hands, voids, won, tricks_won = self.hands, self.voids, self.won, self.tricks_won
+        append = self.history.append
+        rand = rng.random
+        trick = self.trick
+        leader = self.leader
+        if trick:  # finish the trick in progress
+            led = suit_of[trick[0]]
+            key = keys[led]
+            best, best_v, w = trick_so_far(trick, (leader,) + followers[leader], key)
+            seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
+        else:
+            leader = self.current
+            if not hands[leader]:
+                return
+            seats = ()
+        while True:
+            if not seats:  # lead a new trick with any card
+                hand = hands[leader]
+                if not hand:
+                    break
+                card = kth(hand, int(rand() * hand.bit_count()))
+                w = 1 << card
+                hands[leader] = hand ^ w
+                if record:
+                    append((leader, card))
+                led = suit_of[card]
+                key = keys[led]
+                best, best_v = leader, key[card]
+                seats = followers[leader]
+            table = suit_cards[led]
+            shift = shifts[led]
+            for seat in seats:
+                hand = hands[seat]
+                follow = table[hand >> shift & rank_mask]
+                if follow:
+                    card = follow[int(rand() * len(follow))]
+                    bit = 1 << card
+                else:
+                    if record:
+                        voids[seat] |= 1 << led
+                    card = kth(hand, int(rand() * hand.bit_count()))
+                    bit = 1 << card
+                hands[seat] = hand ^ bit
+                w |= bit
+                if key[card] > best_v:
+                    best, best_v = seat, key[card]
+                if record:
+                    append((seat, card))
+            won[best] |= w
+            tricks_won[best] += 1
+            leader = best
+            seats = ()
+        trick.clear()
+        self.leader = self.current = leader
 
     def _side_points_playout(self, rng: random.Random) -> list[float]:
         """:meth:`playout_outcomes` of a game decided by card points (Sueca; Bisca and Briscola with four
