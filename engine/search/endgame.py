@@ -110,12 +110,10 @@ class _Solver:
     outcome plus 1e-3 times the seat's score reward) or a reward kind (``"score"``, ``"relative"``)."""
 
     def __init__(self, seat: int, mode: str, node_limit: int, deadline: float | None, cancel: Any,
-                 playouts: Playouts) -> None:
+                 playouts: Playouts | None = None) -> None:
         self.seat = seat
-        self.playouts = playouts
-        self.solver_key = playouts.solver_key
-        self.solver_moves = playouts.solver_moves
-        self.solver_points = playouts.solver_points
+        if playouts is not None:
+            self._use(playouts)
         self.table: dict[Any, tuple[float, float, int | None]] = {}
         self._mode = mode
         self.nodes = 0
@@ -140,8 +138,17 @@ class _Solver:
         """Start a deal. The table stays: a key holds every card still in play (the hidden ones of this
         deal included), so a state one deal reaches is worth the same wherever it is met, and the deals'
         lines that meet (in Bisca's last trick before the stock runs out, every line the opponent wins) are
-        solved once."""
+        solved once. A solver made without the game's playouts takes them from the first deal."""
+        if not hasattr(self, "playouts"):
+            self._use(knowledge.playouts(state.game.name))
         self.team = _team(state, self.seat)
+
+    def _use(self, playouts: Playouts) -> None:
+        """Read the game's solver hooks (:class:`~engine.knowledge.Playouts`) through bound names."""
+        self.playouts = playouts
+        self.solver_key = playouts.solver_key
+        self.solver_moves = playouts.solver_moves
+        self.solver_points = playouts.solver_points
 
     def terminal_value(self, state: GameState) -> float:
         if self.mode == "points":
@@ -245,7 +252,7 @@ def alphabeta(state: GameState, seat: int, alpha: float, beta: float, counter: l
     """Paranoid alpha-beta value of ``state`` for ``seat``'s team (raises _TooBig past NODE_LIMIT nodes or
     DEPTH_LIMIT plies); ``counter[0]`` grows by the nodes visited."""
     mode = "tiebreak" if reward in _OUTCOME_REWARDS else reward
-    solver = _Solver(seat, mode, NODE_LIMIT - counter[0], None, None, knowledge.playouts(state.game.name))
+    solver = _Solver(seat, mode, NODE_LIMIT - counter[0], None, None)
     solver.new_deal(state)
     try:
         return solver.value(state, alpha, beta, depth)
