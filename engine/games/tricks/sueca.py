@@ -12,7 +12,7 @@ from typing import Any, ClassVar, cast
 
 from engine.cards import PORTUGUESE40
 from engine.game import Game, HandResult, Option, StateFormatError
-from engine.games.tricks.core import TrickGame, TrickState, side_outcomes
+from engine.games.tricks.core import TrickGame, TrickState
 
 GAME_POINT_SCALE = ((120, 4), (91, 2), (61, 1))
 
@@ -98,11 +98,6 @@ class SuecaState(TrickState):
 
     def _copy_extra(self, other: TrickState) -> None:
         other.trump_card = self.trump_card  # type: ignore[attr-defined]
-
-    def outcomes(self) -> list[float]:
-        """Lean ``result().outcome(s)``: the side with more card points wins, equal points draw."""
-        ours, theirs = self.side_points()
-        return side_outcomes(ours - theirs, 4)
 
     def redeal_claim(self) -> int | None:
         """A seat entitled to ask for a redeal (under 10 points and no trump), or None."""
