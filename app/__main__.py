@@ -10,11 +10,12 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     """The ``cardtable`` console script."""
     args_in = sys.argv[1:] if argv is None else list(argv)
-    from engine.worker import WORKER_CHILD_FLAG, serve_child
+    from engine.runtime.supervisor import FROZEN_CHILD_FLAG
 
-    if args_in[:1] == [WORKER_CHILD_FLAG]:  # a frozen bundle re-runs its own executable as the search process
-        serve_child(args_in[1:])
-        return 0
+    if args_in[:1] == [FROZEN_CHILD_FLAG]:  # a frozen bundle re-runs its own executable as a search process
+        from engine.runtime import child
+
+        return child.main(args_in[1:])
     from app.resources import app_version
 
     parser = argparse.ArgumentParser(prog="cardtable", description="A desktop card table.")

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import random
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from engine.game import Game, GameState, Option, VariantError
 from engine.observation import Observation
@@ -24,6 +23,12 @@ class Progress:
     elapsed: float = 0.0
 
 
+class Cancel(Protocol):
+    """A cancel flag: :class:`threading.Event` or anything with its ``is_set()``."""
+
+    def is_set(self) -> bool: ...
+
+
 @dataclass
 class Budget:
     """Optional limits and hooks for one decision.
@@ -34,7 +39,7 @@ class Budget:
 
     iterations: int | None = None
     seconds: float | None = None
-    cancel: threading.Event | None = None
+    cancel: Cancel | None = None
     on_progress: Callable[[Progress], None] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 

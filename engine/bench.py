@@ -42,7 +42,10 @@ from engine.determinize import determinize
 from engine.game import Game, GameError, GameState
 from engine.lab import cli
 from engine.rng import derive_seed
-from engine.search.common import random_rollout
+from engine.runtime.parallel import last_stats, prestart
+from engine.search import knowledge
+from engine.search.endgame import NODE_LIMIT, solve_information_set
+from engine.search.ismcts import ENDGAME_MAX_CARDS, ISMCTSAgent, cards_left
 from engine.search.sampler import DealSampler
 
 
@@ -66,8 +69,6 @@ def _parallel_stats(agent: Any) -> dict[str, Any]:
     """The root-parallelization figures of the last parallel decision ({} for agents with one worker)."""
     if int(getattr(agent, "config", {}).get("workers", 1)) <= 1:
         return {}
-    from engine.search.parallel import last_stats
-
     return last_stats()
 
 
@@ -113,8 +114,6 @@ def bench_agent(game: Game, spec: str, positions: int, seed: int, repeat: int = 
     started: dict[str, Any] = {}
     workers = int(getattr(agents.make(spec, game), "config", {}).get("workers", 1))
     if workers > 1:
-        from engine.search.parallel import prestart
-
         t0 = time.perf_counter()
         prestart(workers, wait=60.0)
         started["helper_startup_seconds"] = time.perf_counter() - t0
@@ -180,7 +179,8 @@ def bench_playouts(game: Game, seconds: float, seed: int) -> dict[str, Any]:
             n += len(items)
         return n / (time.perf_counter() - start), n / max(1e-9, time.process_time() - cpu)
 
-    playouts, playouts_cpu = rate(lambda s: random_rollout(s.clone(), rng), states)
+    rollout = knowledge.playouts(game.name).random_rollout
+    playouts, playouts_cpu = rate(lambda s: rollout(s.clone(), rng), states)
     dets, dets_cpu = rate(lambda o: determinize(o, rng), observations)
     samplers = [DealSampler(o) for o in observations]  # the search's: one per decision, a deal per iteration
     deals, deals_cpu = rate(lambda d: d.deal(rng), samplers)
@@ -232,9 +232,6 @@ def bench_bytecodes(game: Game, spec: str, positions: int, seed: int, top: int =
 def bench_endgame(game: Game, spec: str, hands: int, seed: int, node_limit: int | None = None) -> dict[str, Any]:
     """The endgame solver of ``spec`` (an ``ismcts`` SPEC with ``endgame=N``) at every decision of ``hands``
     random hands where the agent would try it: outcomes, nodes and seconds per solve."""
-    from engine.search.endgame import NODE_LIMIT, solve_information_set
-    from engine.search.ismcts import ENDGAME_MAX_CARDS, ISMCTSAgent, cards_left
-
     agent = agents.make(spec, game)
     if not isinstance(agent, ISMCTSAgent) or not agent.conf.endgame:
         raise GameError("endgame mode needs an ismcts SPEC with endgame=N (N: the most deals to solve)")

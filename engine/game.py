@@ -10,6 +10,10 @@ The design follows OpenSpiel's Game/State split and python-chess's compact moves
 * ``state.observation(seat)`` is exactly what one seat knows; ``engine.determinize.determinize`` turns
   it back into a full state consistent with it.
 * ``state.to_json()`` / ``Game.state_from_json()`` give a versioned, validated JSON round-trip.
+
+The search's fast paths (random playouts, lean rewards, the endgame solver's keys and move lists) are not part
+of the state: each game gives them as the ``playouts`` of its search knowledge
+(:class:`engine.knowledge.Playouts`).
 """
 
 from __future__ import annotations
@@ -163,7 +167,7 @@ class Game:
 
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
-    deck: ClassVar[Deck]
+    deck: Deck
     options: ClassVar[tuple[Option, ...]] = ()
     example_variants: ClassVar[tuple[dict[str, Any], ...]] = ({},)
     """Variants the generic random-play tests cover (every rule-changing option should appear once)."""
@@ -392,70 +396,12 @@ class GameState:
             raise IllegalMoveError(reason)
         self.do(move)
 
-    def random_rollout(self, rng: random.Random) -> None:
-        """Play to the end with uniformly random legal moves (in place). Optional fast path for search:
-        games may override it with a leaner loop that makes the same kind of random choices."""
-        rand = rng.random
-        while not self.is_terminal():
-            moves = self.legal_moves()
-            self.do(moves[int(rand() * len(moves))])
-
-    def scored_playout(self, rng: random.Random) -> None:
-        """The search's playout for a reward from :meth:`result`: the choices of :meth:`random_rollout` with
-        the same ``rng``, after which :meth:`result`'s points and :meth:`outcomes` are those of that playout.
-        Games may skip bookkeeping that does not score (history, what the play revealed): the state is then
-        used up, so search calls it on a copy."""
-        self.random_rollout(rng)
-
-    def playout_outcomes(self, rng: random.Random) -> list[float]:
-        """:meth:`scored_playout` and then :meth:`outcomes`: the search's PWL/WL playout. Games may keep only what
-        decides the outcome and stop as soon as it can no longer change (the state is then used up, so
-        search calls it on a copy); the outcomes are exactly those of :meth:`random_rollout` with the same
-        ``rng``."""
-        self.scored_playout(rng)
-        return self.outcomes()
-
     def outcomes(self) -> list[float]:
-        """Each seat's outcome of the finished hand: 1 win, 0.5 shared win or draw, 0 loss.
-
-        Always equal to ``[self.result().outcome(s) for s in seats]``; the search's PWL/WL rewards call it
-        once per playout, so games may override it with a leaner computation (tested against result()).
-        """
+        """Each seat's outcome of the finished hand: 1 win, 0.5 shared win or draw, 0 loss
+        (``[self.result().outcome(s) for s in seats]``; a game may compute it more leanly, tested against
+        result())."""
         res = self.result()
         return [res.outcome(s) for s in range(len(res.points))]
-
-    def reward_points(self) -> tuple[list[float], float, bool]:
-        """What the search's score-based rewards read of the finished hand: each seat's points (as
-        ``result().points``), the sum of the teams' absolute points (at least 1) and ``lower_is_better``.
-
-        The search calls it once per playout for the ``score`` and ``relative`` rewards, so games may
-        override it with a leaner computation than :meth:`result` (tested against it).
-        """
-        res = self.result()
-        return res.points, max(sum(abs(p) for p in res.team_points), 1.0), res.lower_is_better
-
-    def solver_key(self) -> Any:
-        """A hashable key equal for two states of one hand whose rest plays out alike (the same moves, the
-        same results), whatever order earlier moves came in; the endgame solver's transposition table
-        uses it. ``None`` (the default) means no table."""
-        return None
-
-    def solver_points(self, seat: int) -> tuple[int, int, int] | None:
-        """For games of two sides won on card points (more than the other side wins, equal is a draw; every
-        reward grows with the side's points): the points of ``seat``'s side so far, the other side's, and
-        those still to be won. The endgame solver then solves the points directly and cuts lines that
-        cannot leave its window. None (the default) otherwise."""
-        return None
-
-    def solver_moves(self) -> list[int]:
-        """The moves the endgame solver searches: the legal moves, less any a game knows to play exactly like
-        another one it keeps (see :meth:`solver_equivalents`). Default: every legal move."""
-        return self.legal_moves()
-
-    def solver_equivalents(self, moves: list[int]) -> dict[int, int]:
-        """``{move: stand-in}`` for the legal ``moves`` that :meth:`solver_moves` leaves out, each with the kept
-        move whose exact value it shares. Default: none."""
-        return {}
 
     def describe_move(self, move: int) -> str:
         """Longer description of a move for logs and the UI (default: its notation)."""

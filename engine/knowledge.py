@@ -22,6 +22,9 @@ The search never special-cases a game; it reads the knowledge of the game's regi
 * ``exploration``: ``fn(game) -> c``, the UCB1 constant used when a SPEC gives none.
 * ``evaluation``: ``fn(state, seat, rng) -> value`` estimating an unfinished hand for ``seat`` on the outcome
   scale, for searches that stop at a depth limit; None: the search's own default.
+* ``playouts``: the game's :class:`Playouts`, the search's fast paths (random playouts, outcomes and reward
+  points of a finished hand, the endgame solver's keys and move lists) behind one interface; the default plays
+  by the plain rules of :class:`~engine.game.GameState`.
 * ``default_simulation``: the ``sim=`` a SPEC without one gets: ``random``, ``nast`` or one of the game's
   rollouts/policies (Pharaoh's random playouts run for hundreds of turns, so it uses its pruned
   ``play-smallest``, [Kassak2023] 4.4).
@@ -35,7 +38,7 @@ import random
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from engine.game import Game, GameState
 
@@ -48,6 +51,88 @@ PrunerFn = Callable[[GameState, list[int]], list[int]]
 KeyFn = Callable[[GameState, int], Hashable]
 ExplorationFn = Callable[[Game], float]
 EvaluationFn = Callable[[GameState, int, random.Random], float]
+
+S = TypeVar("S", bound=GameState)
+
+
+class Playouts(Generic[S]):
+    """A game's search fast paths behind one small interface (:attr:`SearchKnowledge.playouts`).
+
+    This base class plays by the plain rules (``legal_moves``/``do``/``result``); a game gives a subclass with
+    leaner code that must make exactly the same random choices and give exactly the same values (each game's
+    tests compare the two). The playouts may skip bookkeeping that does not score (history, what the play
+    revealed), so the search calls them on a copy and the state is used up afterwards."""
+
+    def random_rollout(self, state: S, rng: random.Random) -> None:
+        """Play ``state`` to the end in place, each move ``moves[int(rng.random() * len(moves))]`` of its legal
+        moves."""
+        rand = rng.random
+        while not state.is_terminal():
+            moves = state.legal_moves()
+            state.do(moves[int(rand() * len(moves))])
+
+    def scored_playout(self, state: S, rng: random.Random) -> None:
+        """:meth:`random_rollout`'s choices; afterwards the state's result, :meth:`outcomes` and
+        :meth:`reward_points` are those of that playout (other bookkeeping may be skipped)."""
+        self.random_rollout(state, rng)
+
+    def playout_outcomes(self, state: S, rng: random.Random) -> list[float]:
+        """:meth:`scored_playout` and then :meth:`outcomes` (a game may stop as soon as the outcome is
+        settled)."""
+        self.scored_playout(state, rng)
+        return self.outcomes(state)
+
+    def outcomes(self, state: S) -> list[float]:
+        """Each seat's outcome of the finished hand (:meth:`GameState.outcomes`)."""
+        return state.outcomes()
+
+    def reward_points(self, state: S) -> tuple[list[float], float, bool]:
+        """What the score-based rewards read of the finished hand: each seat's points (``result().points``),
+        the sum of the teams' absolute points (at least 1) and ``lower_is_better``."""
+        res = state.result()
+        return res.points, max(sum(abs(p) for p in res.team_points), 1.0), res.lower_is_better
+
+    def solver_key(self, state: S) -> Hashable | None:
+        """A key equal for two states of one hand whose rest plays out alike (the same moves, the same
+        results), whatever order earlier moves came in: the endgame solver's transposition table. None: no
+        table."""
+        return None
+
+    def solver_points(self, state: S, seat: int) -> tuple[int, int, int] | None:
+        """For games of two sides won on card points (more than the other side wins, equal is a draw): the
+        points of ``seat``'s side so far, the other side's, and those still to be won; the endgame solver then
+        solves the points directly. None otherwise."""
+        return None
+
+    def solver_moves(self, state: S) -> list[int]:
+        """The moves the endgame solver searches: the legal moves less those :meth:`solver_equivalents` stands
+        in for, likely best first."""
+        return state.legal_moves()
+
+    def solver_equivalents(self, state: S, moves: list[int]) -> dict[int, int]:
+        """``{move: stand-in}`` for the legal ``moves`` :meth:`solver_moves` leaves out, each with the kept move
+        whose exact value it shares."""
+        return {}
+
+
+PLAIN_PLAYOUTS: Playouts[GameState] = Playouts()
+"""The plain rules' playouts (games without fast paths)."""
+
+_PLAYOUT_METHODS = ("random_rollout", "scored_playout", "playout_outcomes", "outcomes", "reward_points",
+                    "solver_key", "solver_points", "solver_moves", "solver_equivalents")
+
+
+class StatePlayouts(Playouts[S]):
+    """The fast paths a game's state class defines as methods of the same names (``state.random_rollout(rng)``,
+    ``state.outcomes()``...): each method the class has is used, the plain version otherwise."""
+
+    def __init__(self, state_class: type[S]) -> None:
+        self.state_class = state_class
+        for name in _PLAYOUT_METHODS:
+            method = getattr(state_class, name, None)
+            if method is not None and method is not getattr(GameState, name, None):
+                setattr(self, name, method)  # called as self.name(state, ...): the state class's own method
+
 
 DEFAULT_EXPLORATION = 0.7
 """UCB1 exploration constant of games that give none ([Fernandes2016] 6.4: Sueca and Hearts)."""
@@ -83,6 +168,7 @@ class SearchKnowledge:
     exploration: ExplorationFn = constant_exploration
     evaluation: EvaluationFn | None = None
     default_simulation: str = "random"
+    playouts: Playouts[Any] = PLAIN_PLAYOUTS
 
     def __post_init__(self) -> None:
         for table in _TABLES:
@@ -101,6 +187,8 @@ class SearchKnowledge:
             raise KnowledgeError("SearchKnowledge.exploration is not callable")
         if self.evaluation is not None and not callable(self.evaluation):
             raise KnowledgeError("SearchKnowledge.evaluation is not callable")
+        if not isinstance(self.playouts, Playouts):
+            raise KnowledgeError("SearchKnowledge.playouts must be a Playouts")
         if self.score_span is not None:
             if not isinstance(self.score_span, int | float) or self.score_span <= 0:
                 raise KnowledgeError(f"SearchKnowledge.score_span must be a positive number, not {self.score_span!r}")

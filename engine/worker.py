@@ -1,8 +1,8 @@
 """The background move worker: agents think in a separate process while the caller keeps drawing.
 
-:class:`MoveWorker` owns one search process - a fresh interpreter (``python -m engine.worker --child``,
-i.e. spawn semantics: never ``fork``, since the app has SDL loaded, and the app's main module is not
-re-imported) talking JSON lines over its stdin/stdout (no pickle) - and one thread in the caller that
+:class:`MoveWorker` owns one search process - a :class:`~engine.runtime.supervisor.Child` of role ``worker``:
+a fresh interpreter (spawn semantics: never ``fork``, since the app has SDL loaded, and the app's main module
+is not re-imported) talking JSON lines over its stdin/stdout (no pickle) - and one thread in the caller that
 owns the pipe.
 The caller only touches :meth:`MoveWorker.request`, :meth:`MoveWorker.poll` (non-blocking, never raises),
 :meth:`MoveWorker.cancel` and :meth:`MoveWorker.shutdown`.
@@ -10,8 +10,10 @@ The caller only touches :meth:`MoveWorker.request`, :meth:`MoveWorker.poll` (non
 * The worker builds the seat's observation from the true state itself; fair agents see only that.
 * Progress (:class:`WorkerProgress`) arrives every ``progress_interval`` seconds while a search runs.
 * A cancelled or superseded request produces no :class:`WorkerDone`; its late messages are dropped.
-* If the search process dies, the pending request ends with :class:`WorkerFailed` carrying a random legal
-  fallback move, and the next request starts a fresh process.
+* If the search process dies while working on a request, that request ends with :class:`WorkerFailed`
+  carrying a random legal fallback move (the notice says how the process ended), and the next request starts a
+  fresh process. A process that died while idle is replaced before the next request: the process acknowledges
+  each request it receives, and a request it never received is sent once more to a fresh process.
 * A watchdog in the owner thread does the same to a search process that is stopped (SIGSTOP) or hung: when
   a request with a (positive) time limit has no answer within the limit plus a grace of
   ``max(TIME_LIMIT_GRACE, TIME_LIMIT_GRACE_FRACTION x limit)`` seconds (counted from the request, or from
@@ -29,9 +31,9 @@ The caller only touches :meth:`MoveWorker.request`, :meth:`MoveWorker.poll` (non
   own does in the arena (reset at every hand), with the same observations and seeds. A new process starts
   with fresh agents.
 * Agents with root parallelization (``ismcts:...,workers=N``) work unchanged: the search process starts
-  its own N-1 helper processes (:mod:`engine.search.parallel`, kept between requests), which detach from
-  its stdin/stdout; a cancel or a superseding request stops them too, and if the search process is killed
-  they exit on their own. They compete with the app for the cores, which is why presets use one worker.
+  its own N-1 helper processes (:mod:`engine.runtime.parallel`, kept between requests); a cancel or a
+  superseding request stops them too, and if the search process is killed they exit on their own. They
+  compete with the app for the cores, which is why presets use one worker.
 
 :func:`choose_move` is the synchronous, in-process convenience used by scripts and tests.
 """
@@ -39,10 +41,10 @@ The caller only touches :meth:`MoveWorker.request`, :meth:`MoveWorker.poll` (non
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import queue
 import random
-import signal
 import threading
 import time
 import traceback
@@ -50,6 +52,11 @@ import weakref
 from collections import deque
 from dataclasses import asdict, dataclass
 from typing import Any
+
+from engine import agents, registry
+from engine.agent import Budget, Progress
+from engine.game import Game, GameState
+from engine.runtime.supervisor import Child, ParentLink
 
 __all__ = ["MoveRequest", "MoveWorker", "WorkerDone", "WorkerFailed", "WorkerProgress", "choose_move"]
 
@@ -59,7 +66,7 @@ class MoveRequest:
     """One decision to make: the TRUE state (JSON) and the seat to move; the worker masks it itself."""
 
     game: str
-    variant: dict
+    variant: dict[str, Any]
     spec: str  # agent SPEC, e.g. "ismcts:iterations=5000"
     state_json: str  # GameState.to_json() of the true state
     seat: int
@@ -139,10 +146,8 @@ class _SeatAgent:
 _agent_cache: dict[tuple[str, str, str, int], _SeatAgent] = {}
 
 
-def _load(req: MoveRequest) -> tuple[Any, Any]:
+def _load(req: MoveRequest) -> tuple[Game, GameState]:
     """The game and the true state of a request (validated)."""
-    from engine import registry
-
     game = registry.create(req.game, dict(req.variant))
     state = game.state_from_json(req.state_json)
     if state.is_terminal():
@@ -181,10 +186,6 @@ def _seat_agent(req: MoveRequest, game: Any, state: Any) -> _SeatAgent:
     """The cached agent of the request's game, variant, SPEC and seat, ``reset()`` unless the request continues
     the hand of its last completed decision (a new hand or game, a repeated position after an undo, a cancelled
     or failed decision): so it decides as an agent of its own at that seat, reset at every new hand, does."""
-    import json
-
-    from engine import agents
-
     key = (req.game, json.dumps(game.variant, sort_keys=True), req.spec, req.seat)
     entry = _agent_cache.get(key)
     if entry is None:
@@ -201,9 +202,6 @@ def _decide(req: MoveRequest, cancel: threading.Event | None, on_progress: Any,
             keep_agent: bool = True) -> tuple[int, int]:
     """Run the request's agent; returns (move, iterations). ``keep_agent`` reuses the seat's agent between
     requests (:func:`_seat_agent`: what lets ``reuse=true`` keep its tree); otherwise the agent is fresh."""
-    from engine import agents
-    from engine.agent import Budget, Progress
-
     game, state = _load(req)
     entry = _seat_agent(req, game, state) if keep_agent else None
     agent = entry.agent if entry is not None else agents.make(req.spec, game)
@@ -233,63 +231,28 @@ def choose_move(req: MoveRequest) -> int:
 
 
 # --- the child process ------------------------------------------------------------------------------
-def _child_main(progress_interval: float) -> None:
-    """Entry point of the search process (``python -m engine.worker --child``): JSON lines on stdin/stdout."""
-    import json
-    import sys
-
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C belongs to the app
-    except (ValueError, OSError):
-        pass
-    out = sys.stdout
-    sys.stdout = sys.stderr  # stray prints must not corrupt the protocol
+def child_main(progress_interval: float) -> None:
+    """Entry point of the search process (``python -m engine.runtime.child worker INTERVAL``): JSON lines on
+    stdin/stdout through :class:`~engine.runtime.supervisor.ParentLink`, a heartbeat every
+    :data:`HEARTBEAT_INTERVAL` seconds."""
     inbox: queue.Queue[list[Any]] = queue.Queue()
-    current: dict[str, Any] = {"cancel": threading.Event()}
-    send_lock = threading.Lock()
+    current: dict[str, threading.Event] = {"cancel": threading.Event()}
 
-    def send(msg: list[Any]) -> None:
-        with send_lock:
-            out.write(json.dumps(msg) + "\n")
-            out.flush()
+    def on_message(msg: list[Any]) -> None:
+        if msg[0] in ("cancel", "go", "stop"):
+            current["cancel"].set()  # a new request or a cancel supersedes the running one
+        inbox.put(msg)
 
-    def reader() -> None:
-        for line in sys.stdin:
-            try:
-                msg = json.loads(line)
-            except ValueError:
-                continue
-            if msg and msg[0] in ("cancel", "go", "stop"):
-                current["cancel"].set()  # a new request or a cancel supersedes the running one
-            inbox.put(msg)
-            if msg and msg[0] == "stop":
-                return
-        current["cancel"].set()
-        inbox.put(["stop"])
-
-    def heartbeat() -> None:
-        while True:
-            try:
-                send(["alive"])
-            except (OSError, ValueError):
-                return  # the owner is gone
-            time.sleep(HEARTBEAT_INTERVAL)
-
-    threading.Thread(target=heartbeat, name="worker-heartbeat", daemon=True).start()
-    threading.Thread(target=reader, name="worker-reader", daemon=True).start()
-    try:  # warm up: the first request should not pay for imports
-        import engine.agents  # noqa: F401
-        import engine.registry  # noqa: F401
-        import engine.search.ismcts  # noqa: F401
-        import engine.search.parallel  # noqa: F401 - agents with workers=N
-    except ImportError:
-        pass
-    send(["ready", os.getpid()])
+    link = ParentLink(on_message, heartbeat=HEARTBEAT_INTERVAL)
+    link.send(["ready", os.getpid()])
     while True:
         msg = inbox.get()
         if msg[0] == "stop":
             return
-        if msg[0] != "go" or not inbox.empty():  # not a request, or already superseded
+        if msg[0] != "go":
+            continue
+        link.send(["started", msg[1]])  # received: a death from now on is this request's failure
+        if not inbox.empty():  # already superseded
             continue
         _, rid, fields = msg
         cancel = threading.Event()
@@ -299,124 +262,21 @@ def _child_main(progress_interval: float) -> None:
         start = time.perf_counter()
         next_report = [start]
 
-        def on_progress(p: Any, rid: int = rid, start: float = start, next_report: list = next_report) -> None:
+        def on_progress(p: Progress, rid: int = rid, start: float = start, next_report: list[float] = next_report) -> None:
             now = time.perf_counter()
             if now >= next_report[0]:
                 next_report[0] = now + progress_interval
-                send(["progress", rid, p.iterations, p.best_move, p.win_rate, now - start])
+                link.send(["progress", rid, p.iterations, p.best_move, p.win_rate, now - start])
 
         try:
             move, iterations = _decide(MoveRequest(**fields), cancel, on_progress)
             if not cancel.is_set():
-                send(["done", rid, move, time.perf_counter() - start, iterations])
+                link.send(["done", rid, move, time.perf_counter() - start, iterations])
             else:  # acknowledged: the search stopped here (the caller has already moved on)
-                send(["cancelled", rid, iterations, time.perf_counter() - start])
+                link.send(["cancelled", rid, iterations, time.perf_counter() - start])
         except Exception as e:  # noqa: BLE001 - report every failure to the caller
             detail = traceback.format_exc(limit=3)
-            send(["failed", rid, f"{type(e).__name__}: {e}\n{detail}"])
-
-
-WORKER_CHILD_FLAG = "--worker-child"
-"""The flag a frozen app's entry point answers by running :func:`serve_child` (see :func:`child_command`)."""
-
-
-def child_command(progress_interval: float) -> list[str]:
-    """The command line that starts a search process: this interpreter with ``-u -m engine.worker --child``, or,
-    in a frozen bundle (whose executable cannot run ``-m``), the bundle's own executable with
-    :data:`WORKER_CHILD_FLAG`, which its entry point hands to :func:`serve_child`."""
-    import sys
-
-    if getattr(sys, "frozen", False):
-        return [sys.executable, WORKER_CHILD_FLAG, str(progress_interval)]
-    return [sys.executable, "-u", "-m", "engine.worker", "--child", str(progress_interval)]
-
-
-def serve_child(args: list[str]) -> None:
-    """Run this process as a search process; ``args`` is ``[PROGRESS_INTERVAL]`` (optional)."""
-    _child_main(float(args[0]) if args else 0.1)
-
-
-class _Child:
-    """One search process and the thread that reads its stdout into the owner's inbox."""
-
-    def __init__(self, generation: int, inbox: queue.Queue[tuple[Any, ...]], progress_interval: float) -> None:
-        import subprocess
-
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        env = dict(os.environ)
-        env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-        env.pop("SDL_VIDEODRIVER", None)
-        self.generation = generation
-        self.proc = subprocess.Popen(
-            child_command(progress_interval),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True, encoding="utf-8", bufsize=1)
-        self.pid = self.proc.pid
-        self.heard_at = time.monotonic()  # when it last sent a line (the watchdog's clock; set by the pipe reader)
-        self.spoke = False  # whether it sent a line at all (until then it has START_TIMEOUT)
-        self.ready_at: float | None = None  # when it said it is ready to serve requests
-        threading.Thread(target=self._read, args=(inbox,), name="worker-pipe", daemon=True).start()
-
-    def _read(self, inbox: queue.Queue[tuple[Any, ...]]) -> None:
-        import json
-
-        stdout = self.proc.stdout
-        assert stdout is not None
-        try:
-            for line in stdout:
-                self.heard_at = time.monotonic()
-                self.spoke = True
-                try:
-                    inbox.put(("child", self.generation, json.loads(line)))
-                except ValueError:
-                    continue
-        except (OSError, ValueError):
-            pass
-        finally:
-            try:
-                stdout.close()  # the process has ended: release the pipe now, not at garbage collection
-            except (OSError, ValueError):
-                pass
-        inbox.put(("eof", self.generation))
-
-    def send(self, msg: list[Any]) -> None:
-        import json
-
-        stdin = self.proc.stdin
-        assert stdin is not None
-        stdin.write(json.dumps(msg) + "\n")
-        stdin.flush()
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def kill(self) -> None:
-        """Kill the process at once (also a stopped one) and release its stdin."""
-        try:
-            self.proc.kill()
-            self.proc.wait(timeout=1.0)
-        except Exception:  # noqa: BLE001
-            pass
-        try:
-            if self.proc.stdin is not None:
-                self.proc.stdin.close()
-        except (OSError, ValueError):
-            pass
-
-    def stop(self) -> None:
-        try:
-            self.send(["stop"])
-            if self.proc.stdin is not None:
-                self.proc.stdin.close()
-        except (OSError, ValueError):
-            pass
-        try:
-            self.proc.wait(timeout=1.0)
-        except Exception:  # noqa: BLE001
-            self.proc.kill()
-            try:
-                self.proc.wait(timeout=1.0)
-            except Exception:  # noqa: BLE001
-                pass
+            link.send(["failed", rid, f"{type(e).__name__}: {e}\n{detail}"])
 
 
 # --- the caller side ---------------------------------------------------------------------------------
@@ -428,6 +288,8 @@ class _Running:
     req: MoveRequest
     fallback: int  # a random legal move, for a failure
     deadline: float | None = None  # time.monotonic() by which the move must arrive (positive time limits only)
+    received: bool = False  # the child said it has the request (from then on its death fails the request)
+    resent: bool = False  # already sent again to a fresh child once
 
 
 class MoveWorker:
@@ -523,27 +385,60 @@ class MoveWorker:
             self._events.append(event)
 
     def _run(self) -> None:
-        child: _Child | None = None
+        child: Child | None = None
+        generations: dict[int, int] = {}  # pid -> generation (messages of an earlier child are stale)
         generation = 0
         running: _Running | None = None  # the request the child works on
 
-        def start() -> _Child | None:
+        def start() -> Child | None:
             nonlocal generation
             generation += 1
+            gen = generation
+
+            def deliver(_c: Child, msg: list[Any] | None, gen: int = gen) -> None:
+                self._inbox.put(("child", gen, msg) if msg is not None else ("eof", gen))
+
             try:
-                c = _Child(generation, self._inbox, self.progress_interval)
+                c = Child("worker", (str(self.progress_interval),), deliver)
             except OSError:
                 self._pid = None
                 return None
+            generations[c.pid] = gen
             self._pid = c.pid
             return c
 
+        def current_generation() -> int:
+            return generations.get(child.pid, -1) if child is not None else -1
+
+        def send_request() -> None:
+            """Send the running request to the child, starting a child first if there is none."""
+            nonlocal child
+            assert running is not None
+            if child is None:
+                child = start()
+            if child is None:
+                died("could not start the search process")
+                return
+            try:
+                child.send(["go", running.request_id, asdict(running.req)])
+            except (OSError, ValueError) as e:
+                died(f"the search process stopped: {e}")
+                return
+            arm(time.monotonic())
+
         def died(reason: str) -> None:
+            """The child is gone or given up. A request it had not yet received is sent to a fresh child (a
+            process that died while idle costs nothing); one it was working on fails with its fallback move."""
             nonlocal child, running
             if child is not None:
                 child.kill()  # first: once the caller hears of the failure, the process is gone
             child = None
             self._pid = None
+            if running is not None and not running.received and not running.resent:
+                running.resent = True
+                running.deadline = None
+                send_request()
+                return
             if running is not None:
                 self._emit(WorkerFailed(running.request_id, reason, running.fallback))
             running = None
@@ -570,6 +465,7 @@ class MoveWorker:
                 died(f"the search process sent nothing for {allowed:g} s (stopped or hung): it was killed")
             elif running is not None and running.deadline is not None and now > running.deadline:
                 limit = running.req.time_limit or 0.0
+                running.received = True  # a hung search is not retried
                 died(f"no move within the time limit of {limit:g} s (+{time_limit_grace(limit):g} s grace): "
                      "the search process was killed")
             wait = _OWNER_TICK if running is None or running.deadline is None else \
@@ -578,7 +474,7 @@ class MoveWorker:
                 item = self._inbox.get(timeout=wait)
             except queue.Empty:
                 if child is not None and not child.alive():
-                    died(f"the search process died (exit code {child.proc.returncode})")
+                    died(f"the search process died ({child.exit_description()})")
                 continue
             kind = item[0]
             if kind == "shutdown":
@@ -596,32 +492,25 @@ class MoveWorker:
                         died("the search process stopped")
             elif kind == "go":
                 _, rid, req = item
-                fallback = _fallback_move(req)
-                if child is None or not child.alive():
-                    if child is not None:
-                        died("the search process stopped")
-                    child = start()
-                running = _Running(rid, req, fallback)
-                if child is None:
-                    died("could not start the search process")
-                    continue
-                try:
-                    child.send(["go", rid, asdict(req)])
-                except (OSError, ValueError) as e:
-                    died(f"the search process stopped: {e}")
-                arm(time.monotonic())
+                running = _Running(rid, req, _fallback_move(req))
+                if child is not None and not child.alive():
+                    died(f"the search process died ({child.exit_description()})")
+                else:
+                    send_request()
             elif kind == "eof":
-                if child is not None and item[1] == child.generation:
-                    code = child.proc.poll()
-                    died(f"the search process died (exit code {code})")
+                if child is not None and item[1] == current_generation():
+                    died(f"the search process died ({child.exit_description()})")
             elif kind == "child":
-                if child is None or item[1] != child.generation:
+                if child is None or item[1] != current_generation():
                     continue
                 msg = item[2]
                 what = msg[0]
                 if what == "ready":
                     child.ready_at = time.monotonic()
                     arm(child.ready_at)
+                elif what == "started":
+                    if running is not None and running.request_id == msg[1]:
+                        running.received = True
                 elif what == "progress":
                     self._emit(WorkerProgress(msg[1], msg[2], msg[3], msg[4], msg[5]))
                 elif what == "done":
@@ -652,9 +541,4 @@ def _shutdown_all() -> None:
 
 
 if __name__ == "__main__":
-    import sys as _sys
-
-    if len(_sys.argv) >= 2 and _sys.argv[1] == "--child":
-        serve_child(_sys.argv[2:])
-    else:
-        print("engine.worker is started by MoveWorker (python -m engine.worker --child INTERVAL)")
+    print("engine.worker is started by MoveWorker (python -m engine.runtime.child worker INTERVAL)")

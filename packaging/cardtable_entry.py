@@ -1,9 +1,8 @@
 """Entry point of the frozen bundle (``packaging/cardtable.spec``): the ``cardtable`` command.
 
-``multiprocessing.freeze_support()`` comes first: root-parallel search helpers (``engine.search.parallel``)
-start by re-running this executable with multiprocessing's own arguments, which it recognizes and serves.
-The background search process re-runs it with ``--worker-child`` (``engine.worker.child_command``), which
-``app.__main__.main`` serves.
+Every supervised child process (the background search process, root-parallel helpers) re-runs this executable
+with ``--runtime-child ROLE`` (``engine.runtime.supervisor.child_command``), which ``app.__main__.main`` serves.
+``multiprocessing.freeze_support()`` comes first so that any library using multiprocessing also works frozen.
 """
 
 import multiprocessing

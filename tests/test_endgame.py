@@ -17,6 +17,11 @@ from engine.search.common import reward_vector
 from engine.search.endgame import TIE_BREAK, enumerate_deals, solve_information_set
 from engine.search.ismcts import ENDGAME_MAX_CARDS
 
+
+def playouts(state):
+    """The search's fast paths of ``state``'s game (its ``SearchKnowledge.playouts``)."""
+    return registry.entry(state.game.name).knowledge.playouts
+
 GAMES = [("sueca", {"target": 0}), ("bisca", {}), ("briscola", {}), ("hearts", {"target": 0, "passing": "none"}),
          ("mosssidewhist", {})]
 
@@ -110,14 +115,14 @@ def test_equal_keys_mean_the_same_rest_of_the_hand(name: str, variant: dict) -> 
     the same points; the key of a state inside a trick is None."""
     game = registry.create(name, variant)
     state = position(game, 3, 12)
-    assert state.trick == [] or state.solver_key() is None
+    assert state.trick == [] or playouts(state).solver_key(state) is None
     while state.trick:
         state.do(state.legal_moves()[0])
-    key = state.solver_key()
-    assert key is not None and hash(key) == hash(state.clone().solver_key())
+    key = playouts(state).solver_key(state)
+    assert key is not None and hash(key) == hash(playouts(state.clone()).solver_key(state.clone()))
     mid = state.clone()
     mid.do(mid.legal_moves()[0])
-    assert mid.solver_key() is None
+    assert playouts(mid).solver_key(mid) is None
 
 
 def test_bisca_after_the_stock_is_solved_within_the_preset_window() -> None:
@@ -200,8 +205,8 @@ def test_a_left_out_card_plays_exactly_like_its_stand_in(name: str, variant: dic
         if state.is_terminal():
             continue
         moves = state.legal_moves()
-        same = state.solver_equivalents(moves)
-        assert sorted(state.solver_moves()) == sorted(m for m in moves if m not in same)
+        same = playouts(state).solver_equivalents(state, moves)
+        assert sorted(playouts(state).solver_moves(state)) == sorted(m for m in moves if m not in same)
         in_play = sum(state.hands) | sum(1 << c for c in state.trick)
         for m, stand_in in same.items():
             assert stand_in in moves and stand_in not in same
@@ -226,8 +231,8 @@ def test_a_left_out_card_plays_exactly_like_its_stand_in(name: str, variant: dic
 def test_no_cards_are_merged_while_bisca_has_a_stock() -> None:
     game = registry.create("bisca")
     state = game.new_hand(random.Random(3))
-    assert state.stock and state.solver_equivalents(state.legal_moves()) == {}
-    assert sorted(state.solver_moves()) == sorted(state.legal_moves())
+    assert state.stock and playouts(state).solver_equivalents(state, state.legal_moves()) == {}
+    assert sorted(playouts(state).solver_moves(state)) == sorted(state.legal_moves())
 
 
 @pytest.mark.parametrize("name", ["sueca", "bisca", "briscola"])
@@ -237,12 +242,13 @@ def test_solver_points_split_the_deck_between_the_sides(name: str) -> None:
     state = game.new_hand(rng)
     while not state.is_terminal():
         for seat in range(game.num_players):
-            mine, theirs, open_points = state.solver_points(seat)
+            mine, theirs, open_points = playouts(state).solver_points(state, seat)
             assert (mine, theirs) == (state.side_points()[seat % 2], state.side_points()[1 - seat % 2])
             assert mine + theirs + open_points == sum(game.card_points)
         state.do(rng.choice(state.legal_moves()))
-    assert state.solver_points(0)[2] == 0
-    assert registry.create("hearts", {"target": 0}).new_hand(random.Random(1)).solver_points(0) is None
+    assert playouts(state).solver_points(state, 0)[2] == 0
+    hearts = registry.create("hearts", {"target": 0}).new_hand(random.Random(1))
+    assert playouts(hearts).solver_points(hearts, 0) is None
 
 
 def test_bisca_is_solved_from_the_end_of_the_stock() -> None:

@@ -21,7 +21,7 @@ from engine.determinize import determinize
 from engine.game import Game, GameState
 from engine.lab.fuzz import option_specs
 from engine.observation import Observation
-from engine.search import parallel
+from engine.runtime import parallel
 from engine.search.endgame import count_deals, solve_information_set
 from engine.worker import MoveRequest, choose_move
 from tests.test_search import decision_points, other_world

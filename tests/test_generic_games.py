@@ -180,34 +180,36 @@ def test_errors_are_game_errors() -> None:
 
 @pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
 def test_fast_outcomes_match_the_hand_result(name: str, variant: dict) -> None:
-    """``GameState.outcomes()`` (the search's PWL reward fast path) agrees with ``result().outcome``."""
+    """The game's ``Playouts.outcomes`` (the search's PWL reward fast path) agrees with ``result().outcome``."""
     game = registry.create(name, variant)
+    po = registry.entry(name).knowledge.playouts
     rng = random.Random(99)
     seen: set[tuple[float, ...]] = set()
     for hand in range(40):
         state = game.new_hand(rng, dealer=hand % game.num_players)
-        state.random_rollout(rng)
+        po.random_rollout(state, rng)
         res = state.result()
         expected = [res.outcome(s) for s in range(game.num_players)]
-        assert state.outcomes() == expected
+        assert po.outcomes(state) == expected
         seen.add(tuple(expected))
     assert len(seen) >= 2, "40 random hands should not all end alike"
 
 
 @pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
 def test_lean_reward_points_match_the_hand_result(name: str, variant: dict) -> None:
-    """``GameState.reward_points()`` (read by the search's score-based rewards once per playout) agrees with
+    """The game's ``Playouts.reward_points`` (read by the search's score-based rewards once per playout) agrees with
     ``result()``, and so do the rewards computed from it."""
     from engine.search.common import reward_vector
 
     game = registry.create(name, variant)
+    po = registry.entry(name).knowledge.playouts
     rng = random.Random(98)
     seen: set[tuple[float, ...]] = set()
     for hand in range(30):
         state = game.new_hand(rng, dealer=hand % game.num_players)
-        state.random_rollout(rng)
+        po.random_rollout(state, rng)
         res = state.result()
-        points, span, low = state.reward_points()
+        points, span, low = po.reward_points(state)
         assert points == res.points and low == res.lower_is_better
         assert span == max(sum(abs(p) for p in res.team_points), 1.0)
         for kind in ("relative", "score"):
@@ -220,13 +222,14 @@ def test_lean_reward_points_match_the_hand_result(name: str, variant: dict) -> N
 def test_random_rollout_of_a_finished_hand_changes_nothing(name: str, variant: dict) -> None:
     """The search calls ``random_rollout`` on every leaf, finished hands included."""
     game = registry.create(name, variant)
+    po = registry.entry(name).knowledge.playouts
     rng = random.Random(5)
     for hand in range(3):
         state = game.new_hand(rng, dealer=hand % game.num_players)
-        state.random_rollout(rng)
+        po.random_rollout(state, rng)
         assert state.current_player < 0 and state.is_terminal()
         text = state.to_json()
-        state.random_rollout(rng)
+        po.random_rollout(state, rng)
         assert state.to_json() == text
 
 
@@ -261,13 +264,14 @@ def test_playout_outcomes_equal_a_full_random_playout(name: str, variant: dict) 
     """``playout_outcomes`` (the search's PWL playout, which keeps only what decides the outcome and may
     stop once it is settled) gives the outcomes of playing on to the end with the same random numbers."""
     game = registry.create(name, variant)
+    po = registry.entry(name).knowledge.playouts
     stopped = 0
     for hand, state in _positions(game, random.Random(77), 25):
         full, early = state.clone(), state.clone()
         full_rng, early_rng = _CountingRandom(hand), _CountingRandom(hand)
-        full.random_rollout(full_rng)
-        outcomes = early.playout_outcomes(early_rng)
-        assert outcomes == full.outcomes() == [full.result().outcome(s) for s in range(game.num_players)]
+        po.random_rollout(full, full_rng)
+        outcomes = po.playout_outcomes(early, early_rng)
+        assert outcomes == po.outcomes(full) == [full.result().outcome(s) for s in range(game.num_players)]
         assert early_rng.draws <= full_rng.draws
         stopped += early_rng.draws < full_rng.draws
     if getattr(game, "points_decide", False):
@@ -278,14 +282,15 @@ def test_playout_outcomes_equal_a_full_random_playout(name: str, variant: dict) 
 def test_playouts_of_a_finished_hand_score_it(name: str, variant: dict) -> None:
     """The search reaches finished hands in its tree: their playouts only score them."""
     game = registry.create(name, variant)
+    po = registry.entry(name).knowledge.playouts
     rng = random.Random(9)
     for hand in range(3):
         state = game.new_hand(rng, dealer=hand % game.num_players)
-        state.random_rollout(rng)
+        po.random_rollout(state, rng)
         points = state.result().points
-        assert state.clone().playout_outcomes(rng) == state.outcomes()
+        assert po.playout_outcomes(state.clone(), rng) == po.outcomes(state)
         scored = state.clone()
-        scored.scored_playout(rng)
+        po.scored_playout(scored, rng)
         assert scored.result().points == points
 
 
@@ -296,10 +301,11 @@ def test_scored_playout_scores_as_a_full_random_playout(name: str, variant: dict
     from engine.search.common import reward_vector
 
     game = registry.create(name, variant)
+    po = registry.entry(name).knowledge.playouts
     for hand, state in _positions(game, random.Random(78), 12):
         full, scored = state.clone(), state.clone()
-        full.random_rollout(random.Random(hand))
-        scored.scored_playout(random.Random(hand))
+        po.random_rollout(full, random.Random(hand))
+        po.scored_playout(scored, random.Random(hand))
         assert scored.is_terminal()
         assert scored.result().points == full.result().points
         for kind in ("relative", "sd", "score", "pwl"):
@@ -310,9 +316,10 @@ def test_scored_playout_scores_as_a_full_random_playout(name: str, variant: dict
 def test_fast_random_rollout_equals_the_generic_loop(name: str, variant: dict) -> None:
     """A game's inlined ``random_rollout`` (the search's playout) makes exactly the choices of the generic
     loop ``do(legal_moves()[int(rng.random() * len(moves))])``, from openings and from mid-hand states."""
-    from engine.game import GameState
+    from engine.knowledge import PLAIN_PLAYOUTS
 
     game = registry.create(name, variant)
+    po = registry.entry(name).knowledge.playouts
     for seed in range(8):
         state = game.new_hand(random.Random(seed), dealer=seed % game.num_players)
         rng = random.Random(seed + 1000)
@@ -322,8 +329,8 @@ def test_fast_random_rollout_equals_the_generic_loop(name: str, variant: dict) -
             moves = state.legal_moves()
             state.do(moves[int(rng.random() * len(moves))])
         fast, slow = state.clone(), state.clone()
-        fast.random_rollout(random.Random(seed))
-        GameState.random_rollout(slow, random.Random(seed))
+        po.random_rollout(fast, random.Random(seed))
+        PLAIN_PLAYOUTS.random_rollout(slow, random.Random(seed))
         assert fast.is_terminal() and slow.is_terminal()
         assert fast.to_json() == slow.to_json(), seed
         assert fast.result().to_dict() == slow.result().to_dict()

@@ -7,12 +7,18 @@ import random
 
 import pytest
 
+from engine import registry
 from engine.cards import FRENCH52, popcount
 from engine.determinize import determinize
 from engine.game import IllegalMoveError, StateFormatError
 from engine.games.hearts.rules import Hearts, HeartsState
 from engine.games.tricks import HIDDEN_MOVE, PASS_FLAG
 from engine.match import Match
+
+
+def playouts(state):
+    """The search's fast paths of ``state``'s game (its ``SearchKnowledge.playouts``)."""
+    return registry.entry(state.game.name).knowledge.playouts
 
 D = FRENCH52
 
@@ -198,10 +204,11 @@ def test_lean_reward_points_follow_the_moon_and_jack_rules():
         for variant in ({}, {"moon": "minus"}, {"moon": "minus", "jack_diamonds": True}, {"jack_diamonds": True}):
             state = _terminal(won, variant)
             res = state.result()
-            points, span, low = state.reward_points()
+            points, span, low = playouts(state).reward_points(state)
             assert points == res.points and low
             assert span == max(sum(abs(p) for p in res.team_points), 1.0)
-    assert _terminal(moon, {"moon": "minus", "jack_diamonds": True}).reward_points()[0] == [0, 0, -36, 0]
+    minus = _terminal(moon, {"moon": "minus", "jack_diamonds": True})
+    assert playouts(minus).reward_points(minus)[0] == [0, 0, -36, 0]
 
 
 def test_passing_directions_by_hand_index():

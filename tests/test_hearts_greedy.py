@@ -13,6 +13,11 @@ from engine.games.hearts.rules import HEART_MASK, QUEEN_SPADES
 from engine.search import knowledge
 
 
+def playouts(state):
+    """The search's fast paths of ``state``'s game (its ``SearchKnowledge.playouts``)."""
+    return registry.entry(state.game.name).knowledge.playouts
+
+
 def _rank(card: int) -> int:
     return card % 13
 
@@ -64,7 +69,7 @@ def test_greedy_playout_plays_the_reference_policy_legally(variant: dict, epsilo
             slow.apply(_reference_move(slow, rng.random, epsilon))
         assert fast.is_terminal()
         assert fast.won == slow.won and fast.tricks_won == slow.tricks_won
-        assert fast.reward_points() == slow.reward_points()
+        assert playouts(fast).reward_points(fast) == playouts(slow).reward_points(slow)
 
 
 def test_greedy_playouts_duck_the_queen_more_than_random_ones() -> None:
@@ -77,7 +82,7 @@ def test_greedy_playouts_duck_the_queen_more_than_random_ones() -> None:
         holder = next(s for s in range(4) if deal.hands[s] >> QUEEN_SPADES & 1)
         greedy, rand = deal.clone(), deal.clone()
         greedy_playout(greedy, random.Random(seed))
-        rand.scored_playout(random.Random(seed))
+        playouts(rand).scored_playout(rand, random.Random(seed))
         kept["greedy"] += greedy.won[holder] >> QUEEN_SPADES & 1
         kept["random"] += rand.won[holder] >> QUEEN_SPADES & 1
     assert kept["greedy"] < 0.6 * kept["random"], kept

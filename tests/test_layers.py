@@ -21,15 +21,15 @@ LAYERS = {"core": 0, "games": 1, "agents": 2, "search": 2, "runtime": 3, "lab": 
 CORE = {"engine", "engine.cards", "engine.rng", "engine.game", "engine.observation", "engine.determinize",
         "engine.match", "engine.registry", "engine.agent", "engine.knowledge"}
 TOP_LEVEL = {"engine.presets": "runtime", "engine.worker": "runtime", "engine.arena": "lab", "engine.fuzz": "lab",
-             "engine.bench": "lab"}
+             "engine.bench": "lab", "engine.agents": "runtime"}
+"""Modules outside a layer's package. ``engine.agents`` is the SPEC factory: it seats every agent, among them the
+root-parallel search that runs in the runtime's helper processes (the agents themselves stay in their layers)."""
 
-NAMING_A_GAME_ALLOWED = {"engine.bench", "engine.search.parallel"}
-"""Command-line defaults that still name a game (``--game sueca``); they are to read ``registry.names()``."""
+NAMING_A_GAME_ALLOWED: set[str] = set()
+"""Modules outside the game packages that may name a game (none)."""
 
-IMPORTS_TO_REMOVE = {("engine.search.parallel", "engine.bench"), ("engine.search.ismcts", "engine.search.parallel")}
-"""Imports that remain until the process supervision moves to the runtime layer: the parallel search's command
-line borrows the bench's ``first_decision`` (against the layer order), and ISMCTS starts its root-parallel
-workers from inside the search (a cycle, through function-level imports)."""
+IMPORTS_TO_REMOVE: set[tuple[str, str]] = set()
+"""Imports the checks still tolerate (none)."""
 
 
 def module_name(path: Path) -> str:
@@ -198,6 +198,17 @@ def game_names_in(name: str) -> list[str]:
         low = ident.lower()
         found += [ident for game in GAME_NAMES if game in low]
     return found
+
+
+def test_the_agent_factory_loads_agents_of_its_layer_or_below() -> None:
+    """The factory names its generic agents' modules as strings (loaded lazily): they obey the layers too."""
+    from engine.agents import AGENTS
+
+    assert AGENTS
+    for target in AGENTS.values():
+        module = target.partition(":")[0]
+        assert module in MODULES, target
+        assert LAYERS[layer_of(module) or "lab"] <= LAYERS["runtime"], target
 
 
 def test_only_the_game_packages_name_a_game() -> None:

@@ -13,7 +13,7 @@ import pytest
 from app import resources, selftest
 from app.__main__ import main
 from engine import registry
-from engine.worker import WORKER_CHILD_FLAG, child_command
+from engine.runtime.supervisor import CHILD_MODULE, FROZEN_CHILD_FLAG, child_command
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,10 +53,10 @@ def test_version_option_prints_the_version(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_commands_that_restart_the_app_in_a_frozen_bundle(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert child_command(0.1) == [sys.executable, "-u", "-m", "engine.worker", "--child", "0.1"]
+    assert child_command("worker", "0.1") == [sys.executable, "-u", "-m", CHILD_MODULE, "worker", "0.1"]
     assert resources.app_command("--startup-probe") == [sys.executable, "-m", "app", "--startup-probe"]
     monkeypatch.setattr(sys, "frozen", True, raising=False)
-    assert child_command(0.25) == [sys.executable, WORKER_CHILD_FLAG, "0.25"]
+    assert child_command("shares") == [sys.executable, FROZEN_CHILD_FLAG, "shares"]
     assert resources.app_command("--startup-probe") == [sys.executable, "--startup-probe"]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -14,7 +15,7 @@ from engine.agents.base import Budget, Progress
 from engine.bench import first_decision
 from engine.game import Game
 from engine.observation import Observation
-from engine.search import parallel
+from engine.runtime import parallel
 from engine.search.ismcts import _Config, run_ismcts
 
 
@@ -157,10 +158,10 @@ def test_every_game_goes_over_the_wire_small_and_searches_in_parallel() -> None:
                 break
             state.do(moves[0])
         obs = state.observation(state.current_player)
-        data = parallel._dump_observation(obs)
+        data = json.dumps(parallel.encode_observation(obs))
         assert len(data) < 4096  # the game's rules tables are not sent
         fresh = registry.create(name)
-        back = parallel._load_observation(data, fresh)
+        back = parallel.decode_observation(json.loads(data), fresh)
         assert back == obs and back.state.game is fresh
         config = _config(game, "ismcts:iterations=120,workers=2")
         result = parallel.parallel_root_visits(game, config, obs, random.Random(1), None)

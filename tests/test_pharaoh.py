@@ -355,7 +355,7 @@ def test_a_forced_skip_is_public_and_determinization_respects_it() -> None:
 def test_fast_rollout_matches_generic_loop(variant: dict) -> None:
     """The inlined random_rollout makes exactly the generic loop's choices (also from mid-hand states,
     through reshuffles, pending VIIs/Aces and named suits), so search results do not change."""
-    from engine.game import GameState
+    from engine.knowledge import PLAIN_PLAYOUTS
 
     g = Pharaoh(variant)
     reshuffled = 0
@@ -369,7 +369,7 @@ def test_fast_rollout_matches_generic_loop(variant: dict) -> None:
             state.do(legal[rng.randrange(len(legal))])
         fast, generic = state.clone(), state.clone()
         fast.random_rollout(random.Random(seed))
-        GameState.random_rollout(generic, random.Random(seed))
+        PLAIN_PLAYOUTS.random_rollout(generic, random.Random(seed))
         assert fast.is_terminal()
         assert fast.to_json() == generic.to_json(), seed
         assert fast.card_total() == g.deck.size

@@ -14,6 +14,11 @@ from engine.search.common import reward_vector
 from engine.search.endgame import alphabeta, enumerate_deals
 from engine.search.sampler import DealSampler
 
+
+def playouts(state):
+    """The search's fast paths of ``state``'s game (its ``SearchKnowledge.playouts``)."""
+    return registry.entry(state.game.name).knowledge.playouts
+
 GAMES = registry.available()
 
 
@@ -73,8 +78,7 @@ class _Fake:
     def result(self) -> HandResult:
         return self.res
 
-    outcomes = GameState.outcomes  # the base versions: built from result()
-    reward_points = GameState.reward_points
+    outcomes = GameState.outcomes  # the base version: built from result()
 
 
 @pytest.mark.parametrize(("ours", "expected"), [(120, 4), (100, 2), (70, 1), (60, 0), (50, -1), (20, -2), (0, -4)])
@@ -152,7 +156,7 @@ def test_prune_hook_limits_the_tree_and_rollout_hook_plays_the_simulations(monke
 
     def counting_rollout(state: GameState, rng: random.Random) -> None:
         calls["rollout"] += 1
-        state.random_rollout(rng)
+        playouts(state).random_rollout(state, rng)
 
     entry = registry.entry("sueca")
     known = dataclasses.replace(entry.knowledge, pruners={**entry.knowledge.pruners, "test-lowest-two": lowest_two},
@@ -275,10 +279,10 @@ def test_bytecode_bench_counts_every_iteration_and_sees_the_playout() -> None:
     pwl = bench_bytecodes(game, "ismcts:iterations=40", positions=2, seed=1)
     assert pwl["iterations"] == 80
     top = next(iter(pwl["by_function"]))
-    assert top == "core.py:_side_points_playout"
+    assert top == "playouts.py:side_points_playout"
     assert pwl["by_function"][top] < pwl["bytecodes_per_iteration"]
     full = bench_bytecodes(game, "ismcts:iterations=40,reward=sd", positions=2, seed=1)
-    assert "core.py:_side_points_playout" not in full["by_function"]
+    assert "playouts.py:side_points_playout" not in full["by_function"]
     assert full["by_function"]["core.py:play_out_tricks"] > pwl["by_function"][top]
     assert main(["--what", "bytecodes", "--game", "sueca", "--agent", "random", "--positions", "1"]) == 2
 

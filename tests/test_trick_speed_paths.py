@@ -11,7 +11,13 @@ from engine import registry
 from engine.cards import FRENCH52, ITALIAN40, PORTUGUESE40, Deck, bits
 from engine.game import GameState
 from engine.games.tricks import PASS_FLAG, CardTables, TrickState, card_tables
+from engine.knowledge import PLAIN_PLAYOUTS
 from engine.search.sampler import DealSampler
+
+
+def playouts(state):
+    """The search's fast paths of ``state``'s game (its ``SearchKnowledge.playouts``)."""
+    return registry.entry(state.game.name).knowledge.playouts
 
 CASES = [
     ("sueca", {}), ("sueca", {"trump_card": "top"}),
@@ -62,11 +68,11 @@ def test_rollout_makes_the_generic_loops_choices(name: str, variant: dict) -> No
             starts.append(DealSampler(obs).deal(random.Random(seed)))
         for start in starts:
             fast, slow = start.clone(), start.clone()
-            fast.random_rollout(random.Random(1000 + seed))
-            GameState.random_rollout(slow, random.Random(1000 + seed))
+            playouts(fast).random_rollout(fast, random.Random(1000 + seed))
+            PLAIN_PLAYOUTS.random_rollout(slow, random.Random(1000 + seed))
             assert fast.is_terminal() and slow.is_terminal()
             assert fast.to_dict() == slow.to_dict(), (name, variant, seed)
-            assert fast.outcomes() == [fast.result().outcome(s) for s in range(game.num_players)]
+            assert playouts(fast).outcomes(fast) == [fast.result().outcome(s) for s in range(game.num_players)]
 
 
 @pytest.mark.parametrize(("name", "variant"), CASES, ids=IDS)
@@ -86,7 +92,7 @@ def test_legal_moves_current_player_and_clone_follow_the_rules(name: str, varian
             copy.do(moves[-1])  # the copy shares no mutable part with the original
             assert copy != state
             state.do(moves[int(rng.random() * len(moves))])
-        assert state.outcomes() == [state.result().outcome(s) for s in range(game.num_players)]
+        assert playouts(state).outcomes(state) == [state.result().outcome(s) for s in range(game.num_players)]
 
 
 _TWO_SUITS = Deck("two-suits", ("A", "B"), ("Alpha", "Beta"), ("1", "2", "3"), ("one", "two", "three"))
@@ -170,7 +176,7 @@ def test_a_subclass_with_other_rules_gets_the_generic_paths() -> None:
     assert state.legal_moves() == bits(hand)
     fast, slow = state.clone(), state.clone()
     assert type(fast) is AnyCardSueca
-    fast.random_rollout(random.Random(3))
-    GameState.random_rollout(slow, random.Random(3))
+    playouts(fast).random_rollout(fast, random.Random(3))
+    PLAIN_PLAYOUTS.random_rollout(slow, random.Random(3))
     assert fast.to_dict() == slow.to_dict()
     assert fast.is_terminal()

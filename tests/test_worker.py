@@ -128,6 +128,36 @@ def test_killed_process_is_survived(worker: MoveWorker) -> None:
     assert worker.pid != pid
 
 
+def test_killed_process_failure_says_how_it_ended(worker: MoveWorker) -> None:
+    req, _legal = _request("ismcts:iterations=10000000")
+    worker.request(req)
+    while not any(isinstance(e, WorkerProgress) for e in worker.poll()):
+        time.sleep(0.01)
+    pid = worker.pid
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    failed = [e for e in _wait(worker) if isinstance(e, WorkerFailed)]
+    assert len(failed) == 1 and "SIGKILL" in failed[0].error and "None" not in failed[0].error
+
+
+def test_a_process_that_died_while_idle_is_replaced_before_the_next_request(worker: MoveWorker) -> None:
+    """Killed between two requests, even with no time for the owner to notice: the next request gets the
+    search's move from a fresh process, not a failure with a random fallback."""
+    for kill_and_request_at_once in (False, True):
+        req, _legal = _request("ismcts:iterations=20", seed=11)
+        worker.request(req)
+        assert [type(e) for e in _wait(worker) if not isinstance(e, WorkerProgress)] == [WorkerDone]
+        pid = worker.pid
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        if not kill_and_request_at_once:
+            time.sleep(0.3)  # the owner sees the end of the pipe first (not a timing assertion)
+        worker.request(req)
+        events = [e for e in _wait(worker) if not isinstance(e, WorkerProgress)]
+        assert [type(e) for e in events] == [WorkerDone] and events[0].move == choose_move(req)
+        assert worker.pid != pid
+
+
 def test_bad_request_fails_with_a_message(worker: MoveWorker) -> None:
     req, legal = _request("ismcts:bogus=1")
     worker.request(req)

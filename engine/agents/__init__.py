@@ -3,6 +3,10 @@
 The generic agents (``random`` and the searches ``ismcts``, ``detuct``, ``cheat``) play every game; each game's
 registry entry adds its own rule-based players (``heuristic``, Scopone's ``cs``, Pharaoh's ``smallest``...).
 ``make(spec, game)`` builds an agent from a SPEC string such as ``ismcts:iterations=10000,c=0.7``.
+
+This factory sits in the runtime layer (the agents themselves are in the agents and search layers): the
+``ismcts`` it seats is :class:`engine.runtime.parallel.ParallelISMCTSAgent`, the search whose ``workers=N``
+shares run in helper processes.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from engine.game import Game, VariantError
 
 AGENTS: dict[str, str] = {
     "random": "engine.agents.random_agent:RandomAgent",
-    "ismcts": "engine.search.ismcts:ISMCTSAgent",
+    "ismcts": "engine.runtime.parallel:ParallelISMCTSAgent",
     "detuct": "engine.search.detuct:DeterminizedUCTAgent",
     "cheat": "engine.search.cheat:CheatingUCTAgent",
 }

@@ -17,9 +17,11 @@ import math
 import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 from engine.agent import Budget, Progress
 from engine.game import Game, GameState, HandResult, Option
+from engine.knowledge import Playouts
 from engine.search import knowledge
 
 REWARDS = ("pwl", "wl", "sd", "score", "relative")
@@ -50,16 +52,10 @@ def _span_of(state: GameState, res: HandResult) -> float:
 
 
 def reward_vector(kind: str, state: GameState, res: HandResult | None = None) -> list[float]:
-    """The reward of every seat for a terminal ``state``."""
+    """The reward of every seat for a terminal ``state``, from its :meth:`~engine.game.GameState.result` (``res``
+    when given): the plain rules' definition. Searches use :func:`reward_function`, which reads the game's leaner
+    outcomes and points (the same values)."""
     if res is None:
-        if kind == "pwl":
-            return state.outcomes()
-        if kind == "wl":
-            return [2.0 * o - 1.0 for o in state.outcomes()]
-        if kind == "relative" or kind == "score":  # the game's lean points, without a HandResult
-            pts, total, low = state.reward_points()
-            span = knowledge.score_span(state.game.name) or total
-            return _point_rewards(kind, pts, span, low)
         res = state.result()
     n = len(res.points)
     if kind == "pwl":
@@ -87,6 +83,28 @@ def reward_vector(kind: str, state: GameState, res: HandResult | None = None) ->
                 lvl = _sd_level(diff, span)
                 out.append(lvl if diff > 0 else -lvl)
         return out
+    raise ValueError(f"unknown reward {kind!r}")
+
+
+def reward_function(kind: str, game_name: str, playouts: Playouts[Any]) -> Callable[[GameState], list[float]]:
+    """``reward(state)``: :func:`reward_vector` of ``kind`` for a finished state of the game ``game_name``, with
+    the game's lean outcomes and reward points (``playouts``), chosen once for a search."""
+    if kind == "pwl":
+        return playouts.outcomes
+    if kind == "wl":
+        outcomes = playouts.outcomes
+        return lambda state: [2.0 * o - 1.0 for o in outcomes(state)]
+    if kind == "score" or kind == "relative":
+        points_of = playouts.reward_points
+        fixed_span = knowledge.score_span(game_name)
+
+        def point_rewards(state: GameState) -> list[float]:
+            pts, total, low = points_of(state)
+            return _point_rewards(kind, pts, fixed_span or total, low)
+
+        return point_rewards
+    if kind == "sd":
+        return lambda state: reward_vector(kind, state, state.result())
     raise ValueError(f"unknown reward {kind!r}")
 
 
@@ -121,15 +139,9 @@ def _penalty_level(gap: float, span: float) -> float:
 
 # --- simulation ------------------------------------------------------------------------------------
 def random_rollout(state: GameState, rng: random.Random) -> None:
-    """Play ``state`` to the end with uniformly random legal moves (uses the game's fast path if any)."""
-    fast = getattr(state, "random_rollout", None)
-    if fast is not None:
-        fast(rng)
-        return
-    rand = rng.random
-    while not state.is_terminal():
-        moves = state.legal_moves()
-        state.do(moves[int(rand() * len(moves))])
+    """Play ``state`` to the end with uniformly random legal moves (the game's fast path,
+    :meth:`engine.knowledge.Playouts.random_rollout`)."""
+    knowledge.playouts(state.game.name).random_rollout(state, rng)
 
 
 class NAST:

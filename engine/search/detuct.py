@@ -95,6 +95,8 @@ class DeterminizedUCTAgent(Agent):
         summed = dict(visits)
         summed_totals = dict(totals)
         for ch in root.children:
+            if ch.move is None:
+                continue
             summed[ch.move] = summed.get(ch.move, 0) + ch.visits
             summed_totals[ch.move] = summed_totals.get(ch.move, 0.0) + ch.total
         return best_root_move(summed, summed_totals, str(self.config["reward"]))

@@ -6,15 +6,15 @@ Values are from the deciding seat's side and follow the search's reward: for ``p
 hand outcome (1 win, 0.5 draw, 0 loss) plus a small tie breaker for its (team's) points; for ``score`` and
 ``relative`` that reward itself. Every seat outside its team is assumed to play against it (paranoid).
 
-Where a game gives its side's card points (:meth:`GameState.solver_points`: Sueca, Bisca, Briscola), every
+Where a game gives its side's card points (:meth:`Playouts.solver_points`: Sueca, Bisca, Briscola), every
 reward only grows with them, so a single deal is solved on the points alone: one pass with null-window tests
 and cut-offs when the points still open cannot reach the window; over several deals the outcome comes from
 two null-window questions on the points (more than half? at least half?).
 
-The search keeps one transposition table over all the deals: states that :meth:`GameState.solver_key` says are equal
+The search keeps one transposition table over all the deals: states that :meth:`Playouts.solver_key` says are equal
 for the rest of the hand (trick games: the same cards left, the same trick and the same score, whatever
 order the earlier cards came in) are solved once. It tries the best move found for a state first and skips
-moves that play exactly like one it keeps (:meth:`GameState.solver_moves`). A solve
+moves that play exactly like one it keeps (:meth:`Playouts.solver_moves`). A solve
 gives up, and the caller's ISMCTS decides, past :data:`NODE_LIMIT` nodes, past :data:`DEPTH_LIMIT` plies,
 at the caller's deadline or when the caller's cancel is set.
 """
@@ -29,7 +29,9 @@ from typing import Any
 
 from engine.cards import bits
 from engine.game import GameState
+from engine.knowledge import Playouts
 from engine.observation import Observation
+from engine.search import knowledge
 from engine.search.common import reward_vector
 
 __all__ = ["DEPTH_LIMIT", "NODE_LIMIT", "alphabeta", "count_deals", "enumerate_deals", "solve_information_set"]
@@ -107,8 +109,11 @@ class _Solver:
     ``mode`` is what a finished hand is worth: ``"outcome"`` (1 win, 0.5 draw, 0 loss), ``"tiebreak"`` (the
     outcome plus 1e-3 times the seat's score reward) or a reward kind (``"score"``, ``"relative"``)."""
 
-    def __init__(self, seat: int, mode: str, node_limit: int, deadline: float | None, cancel: Any) -> None:
+    def __init__(self, seat: int, mode: str, node_limit: int, deadline: float | None, cancel: Any,
+                 playouts: Playouts[Any] | None = None) -> None:
         self.seat = seat
+        if playouts is not None:
+            self._use(playouts)
         self.table: dict[Any, tuple[float, float, int | None]] = {}
         self._mode = mode
         self.nodes = 0
@@ -133,12 +138,21 @@ class _Solver:
         """Start a deal. The table stays: a key holds every card still in play (the hidden ones of this
         deal included), so a state one deal reaches is worth the same wherever it is met, and the deals'
         lines that meet (in Bisca's last trick before the stock runs out, every line the opponent wins) are
-        solved once."""
+        solved once. A solver made without the game's playouts takes them from the first deal."""
+        if not hasattr(self, "playouts"):
+            self._use(knowledge.playouts(state.game.name))
         self.team = _team(state, self.seat)
+
+    def _use(self, playouts: Playouts[Any]) -> None:
+        """Read the game's solver hooks (:class:`~engine.knowledge.Playouts`) through bound names."""
+        self.playouts = playouts
+        self.solver_key = playouts.solver_key
+        self.solver_moves = playouts.solver_moves
+        self.solver_points = playouts.solver_points
 
     def terminal_value(self, state: GameState) -> float:
         if self.mode == "points":
-            return state.solver_points(self.seat)[0]  # type: ignore[index]
+            return self.solver_points(state, self.seat)[0]  # type: ignore[index]
         res = state.result()
         if self.mode == "outcome":
             return res.outcome(self.seat)
@@ -165,12 +179,12 @@ class _Solver:
         if state.is_terminal():
             return self.terminal_value(state)
         if self.mode == "points":
-            mine, _, open_points = state.solver_points(self.seat)  # type: ignore[misc]
+            mine, _, open_points = self.solver_points(state, self.seat)  # type: ignore[misc]
             if mine >= beta or not open_points:
                 return mine  # at least this much (exactly, once nothing is left to win)
             if mine + open_points <= alpha:
                 return mine + open_points  # at most this much
-        key = state.solver_key()
+        key = self.solver_key(state)
         best_move: int | None = None
         if key is not None:
             entry = self.table.get(key)
@@ -188,7 +202,7 @@ class _Solver:
         else:
             alpha0, beta0 = alpha, beta
         a, b = alpha0, beta0
-        moves = state.solver_moves()
+        moves = self.solver_moves(state)
         if best_move is not None and best_move in moves and moves[0] != best_move:
             moves = [best_move] + [m for m in moves if m != best_move]
         maximizing = state.current_player in self.team
@@ -285,16 +299,17 @@ def _solve_information_set(obs: Observation, rng: random.Random, limit: int, rew
     if not deals:
         return None
     moves = obs.legal_moves()
+    playouts = knowledge.playouts(obs.state.game.name)
     states = []
     for deal in deals:
         state = obs.state.clone()
         if obs.slots:
             state.fill_hidden(obs.slots, deal, rng)
         states.append(state)
-    if len(states) == 1 and states[0].solver_points(obs.seat) is not None:
+    if len(states) == 1 and playouts.solver_points(states[0], obs.seat) is not None:
         # Every reward grows with the side's card points: one pass on the points decides, as minimax keeps
         # the order of values under any non-decreasing map (the outcome, the score).
-        solver = _Solver(obs.seat, "points", node_limit, deadline, cancel)
+        solver = _Solver(obs.seat, "points", node_limit, deadline, cancel, playouts)
         made.append(solver)
         try:
             totals, _ = _solve_moves(solver, states, moves, None)
@@ -302,8 +317,8 @@ def _solve_information_set(obs: Observation, rng: random.Random, limit: int, rew
             return None
         return max(moves, key=totals.__getitem__)  # a later move was only shown no better, or better
     outcome_first = reward in _OUTCOME_REWARDS
-    points_of = states[0].solver_points(obs.seat)
-    solver = _Solver(obs.seat, "outcome" if outcome_first else reward, node_limit, deadline, cancel)
+    points_of = playouts.solver_points(states[0], obs.seat)
+    solver = _Solver(obs.seat, "outcome" if outcome_first else reward, node_limit, deadline, cancel, playouts)
     made.append(solver)
     try:
         if outcome_first and points_of is not None:
@@ -347,7 +362,7 @@ def _outcomes_by_points(solver: _Solver, states: list[GameState], moves: list[in
     values: dict[tuple[int, int], float] = {}
     for d, state in enumerate(states):
         solver.new_deal(state)
-        same = state.solver_equivalents(moves)
+        same = solver.playouts.solver_equivalents(state, moves)
         for m in moves:
             stand_in = same.get(m)
             if stand_in is not None and (d, stand_in) in values:
@@ -379,7 +394,7 @@ def _solve_moves(solver: _Solver, states: list[GameState], moves: list[int],
     for d, state in enumerate(states):
         solver.new_deal(state)
         best = -inf
-        same = state.solver_equivalents(moves)
+        same = solver.playouts.solver_equivalents(state, moves)
         row: dict[int, float] = {}
         try:
             for m in moves:

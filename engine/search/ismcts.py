@@ -27,24 +27,14 @@ from typing import Any
 
 import numpy as np
 
-from engine.agent import Agent, Budget
+from engine.agent import Agent, Budget, Progress
 from engine.game import Game, GameState, Option, VariantError
 from engine.observation import Observation
-from engine.search import knowledge
-from engine.search.common import (
-    NAST,
-    NAST_POLICIES,
-    REWARD_RANGE,
-    Clock,
-    exploration,
-    reward_vector,
-    search_options,
-    simulate,
-    to_rate,
-)
-from engine.search.sampler import DealSampler
+from engine.search import endgame, knowledge, strategies
+from engine.search.common import NAST, NAST_POLICIES, REWARD_RANGE, Clock, exploration, search_options, to_rate
 
-__all__ = ["ISMCTSAgent", "Node", "SearchResult", "cards_left", "prune_depth", "run_ismcts"]
+__all__ = ["ISMCTSAgent", "Node", "SearchConfig", "SearchResult", "cards_left", "prune_depth", "run_ismcts",
+           "run_shares_in_turn", "split_iterations"]
 
 ENDGAME_MAX_CARDS = 18
 """The endgame solver is tried only when at most this many cards are left to play (trick-taking games)."""
@@ -90,8 +80,8 @@ class SearchResult:
         return best
 
 
-class _Config:
-    """Resolved parameters of one search (plain attributes for the hot loop; picklable)."""
+class SearchConfig:
+    """Resolved parameters of one search (plain attributes for the hot loop)."""
 
     def __init__(self, game: Game, cfg: dict[str, Any]) -> None:
         self.game_name = game.name
@@ -120,69 +110,44 @@ class _Config:
         self.beam_limit = int(cfg["beam_limit"])
 
 
+_Config = SearchConfig
+"""The former name of :class:`SearchConfig`."""
+
+
 def _uniform_choice(seq: list[Any], rng: random.Random) -> Any:
     return seq[int(rng.random() * len(seq))] if len(seq) > 1 else seq[0]
 
 
-def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budget | None,
+def run_ismcts(obs: Observation, rng: random.Random, conf: SearchConfig, budget: Budget | None,
                root: Node | None = None) -> tuple[SearchResult, Node]:
-    """One SO-ISMCTS search from ``obs``; returns the root statistics and the root (for reuse)."""
-    game_name = conf.game_name
+    """One SO-ISMCTS search from ``obs``; returns the root statistics and the root (for reuse).
+
+    The options' strategies (determinization, the tree's moves, branching, expansion, simulation and reward) are
+    chosen once by :mod:`engine.search.strategies`; the loop below is the algorithm itself: select by UCB1 with
+    availability counts, expand one node, play out, back up each seat's reward."""
     clock = Clock(conf.iterations, conf.seconds, budget)
     c = conf.c
     reward_kind = conf.reward
-    log = math.log
-    sqrt = math.sqrt
     rand = rng.random
-    bias_matrix = knowledge.bias(game_name, conf.bias)(obs) if conf.bias else None
-    handler: Callable[[GameState, int], Hashable] | None = (
-        knowledge.move_handler(game_name, conf.handler) if conf.handler else None)
-    keyfn = knowledge.transposition_key(game_name) if conf.transpositions else None
-    if conf.transpositions and keyfn is None:
-        keyfn = _generic_infoset_key
-    table: dict[Hashable, Node] = {}
-    shared_stats = conf.shared_stats
-    observer = obs.seat
-    nast = (NAST(conf.nast_n, conf.nast_policy, conf.tau, conf.epsilon, conf.nast_c, REWARD_RANGE[reward_kind])
-            if conf.sim == "nast" else None)
-    heuristic = None
-    rollout = None
-    if conf.sim not in ("random", "nast"):
-        rollout, heuristic = knowledge.simulation(game_name, conf.sim)
-    plain_random = conf.sim == "random"  # the game's own inlined random playout, called directly
-    prune = knowledge.pruner(game_name, conf.prune) if conf.prune else None
-    track = nast is not None
-    opponent_policy = knowledge.policy(game_name, conf.opponents) if conf.opponents else None
-    resolve = knowledge.resolver(game_name, conf.resolve) if conf.resolve else None
-
-    def concrete(group: list[int]) -> int:
-        if len(group) == 1:
-            return group[0]
-        if resolve is not None:
-            return resolve(d, group, rng)
-        return group[int(rand() * len(group))]
-
-    sampler = DealSampler(obs, bias_matrix)
-    fixed_dets: list[GameState] = []
-    if conf.dets > 0:
-        fixed_dets = [sampler.deal(rng) for _ in range(conf.dets)]
-    deal = sampler.deal
     if root is None:
         root = Node(None, -1, None)
+    deal = strategies.determinizer(obs, rng, conf)
+    moves_at = strategies.tree_moves(obs, rng, conf)
+    group, concrete = strategies.branching(rng, conf)
+    expand = strategies.expansion(obs, conf, Node, root, _generic_infoset_key)
+    nast = (NAST(conf.nast_n, conf.nast_policy, conf.tau, conf.epsilon, conf.nast_c, REWARD_RANGE[reward_kind])
+            if conf.sim == "nast" else None)
+    play_out = strategies.playout(rng, conf, knowledge.playouts(conf.game_name), nast)
+    track = nast is not None
     root_moves: dict[Hashable, int] = {}
-    if keyfn is not None:
-        table[keyfn(obs.state, observer)] = root
-    sim = conf.sim
 
     def best_so_far() -> tuple[int | None, float | None]:
         if not root.children:
             return None, None
         ch = max(root.children.values(), key=lambda n: n.visits)
-        move = root_moves.get(ch.key, ch.key if handler is None else None)
-        return move, to_rate(reward_kind, ch.total / ch.visits) if ch.visits else None
+        move = root_moves.get(ch.key, ch.key if group is None else None)
+        return move, to_rate(reward_kind, ch.total / ch.visits) if ch.visits else None  # type: ignore[return-value]
 
-    pwl = reward_kind == "pwl"
-    wl = reward_kind == "wl"
     beam_width = conf.beam_width
     beam_depth = 1
     next_beam = conf.beam_limit if beam_width > 0 else -1
@@ -199,10 +164,7 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
     while i < limit:
         if checks and not i & 7 and i and clock.done(i):  # time, cancel: every 8 iterations (< 10 ms)
             break
-        if fixed_dets:
-            d = fixed_dets[int(rand() * len(fixed_dets))].clone()
-        else:
-            d = deal(rng)
+        d = deal()
         node = root
         path: list[Node] = []
         seq: list[tuple[int, int]] | None = [] if track else None
@@ -211,26 +173,15 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
             seat = d.current_player  # -1 once the hand is over
             if seat < 0:
                 break
-            if opponent_policy is not None and seat != observer:
-                moves = [opponent_policy(d, rng)]  # GOH: opponents only play the policy's move
-            else:
-                moves = d.legal_moves()
-                if prune is not None and len(moves) > 1:
-                    moves = prune(d, moves)
+            moves = moves_at(d)
             children = node.children
-            if handler is None:
-                keys = moves
-                groups = None
-            else:
-                groups = {}
-                for m in moves:
-                    groups.setdefault(handler(d, m), []).append(m)
-                keys = list(groups)
+            groups = None if group is None else group(d, moves)
+            keys: list[Hashable] = moves if groups is None else list(groups)  # type: ignore[assignment]
             # One pass: count availability for every existing child, collect the untried keys and,
             # while none is untried, keep the UCB1 maximum (availability form, fernandes2016 Algorithm 3).
             untried: list[Hashable] | None = None
-            best = None
-            best_k = None
+            best: Node | None = None
+            best_k: Hashable = None
             best_u = -inf
             for k in keys:
                 ch = children.get(k)
@@ -254,68 +205,34 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
                         best_u, best, best_k = u, ch, k
             if untried is not None and node.closed:  # beam search: choose among the kept children only
                 untried = None
-                best_u = -inf
-                for k in keys:
-                    ch = children.get(k)
-                    if ch is not None:
-                        v = ch.visits
-                        u = ch.total / v + c * sqrt(log(ch.avail) / v) if v else inf
-                        if u > best_u:
-                            best_u, best, best_k = u, ch, k
+                best, best_k = _beam_choice(children, keys, c)
                 if best is None:
                     break  # every move available here was pruned: simulate from this node
-            if untried is not None:
+            if untried is not None:  # expansion
                 k = untried[int(rand() * len(untried))] if len(untried) > 1 else untried[0]
-                move = k if groups is None else concrete(groups[k])
+                move = k if groups is None else concrete(d, groups[k])
                 if depth == 0:
-                    root_moves.setdefault(k, move)
-                d.do(move)
+                    root_moves.setdefault(k, move)  # type: ignore[arg-type]
+                d.do(move)  # type: ignore[arg-type]
                 if seq is not None:
-                    seq.append((seat, move))
-                if keyfn is not None:
-                    tkey = keyfn(d, observer)
-                    existing = table.get(tkey)
-                    if existing is not None:
-                        if not shared_stats:  # a new edge with its own statistics into the known node
-                            edge = Node(k, seat, node)
-                            edge.children = existing.children
-                            existing = edge
-                        children[k] = existing
-                        path.append(existing)
-                        node = existing
-                        depth += 1
-                        continue
-                    child = Node(k, seat, node)
-                    table[tkey] = child
-                else:
-                    child = Node(k, seat, node)
-                children[k] = child
-                path.append(child)
+                    seq.append((seat, move))  # type: ignore[arg-type]
+                node, known = expand(node, k, seat, d)
+                path.append(node)
+                if known:
+                    depth += 1
+                    continue
                 break
-            move = best_k if groups is None else concrete(groups[best_k])
+            assert best is not None
+            move = best_k if groups is None else concrete(d, groups[best_k])
             if depth == 0:
-                root_moves.setdefault(best_k, move)
-            d.do(move)
+                root_moves.setdefault(best_k, move)  # type: ignore[arg-type]
+            d.do(move)  # type: ignore[arg-type]
             if seq is not None:
-                seq.append((seat, move))
+                seq.append((seat, move))  # type: ignore[arg-type]
             node = best
             path.append(node)
             depth += 1
-        if plain_random:
-            if pwl:  # may stop the playout once the outcome is settled
-                rewards = d.playout_outcomes(rng)
-            elif wl:
-                rewards = [2.0 * o - 1.0 for o in d.playout_outcomes(rng)]
-            else:
-                d.scored_playout(rng)  # returns at once on a finished hand
-                rewards = reward_vector(reward_kind, d)
-        else:
-            if d.current_player >= 0:
-                if rollout is not None:
-                    rollout(d, rng)
-                else:
-                    simulate(d, rng, sim, nast, heuristic, seq)
-            rewards = d.outcomes() if pwl else reward_vector(reward_kind, d)
+        rewards = play_out(d, seq)
         for n in path:
             n.visits += 1
             n.total += rewards[n.seat]
@@ -333,6 +250,77 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: _Config, budget: Budg
     move, rate = best_so_far()
     clock.final_report(i, move, rate)
     return SearchResult(visits, totals, i, root_moves), root
+
+
+def _beam_choice(children: dict[Hashable, Node], keys: list[Hashable], c: float) -> tuple[Node | None, Hashable]:
+    """UCB1 among the kept children of a node closed by beam search (None when every available move was pruned)."""
+    best: Node | None = None
+    best_k: Hashable = None
+    best_u = -math.inf
+    log = math.log
+    sqrt = math.sqrt
+    for k in keys:
+        ch = children.get(k)
+        if ch is not None:
+            v = ch.visits
+            u = ch.total / v + c * sqrt(log(ch.avail) / v) if v else math.inf
+            if u > best_u:
+                best_u, best, best_k = u, ch, k
+    return best, best_k
+
+
+def split_iterations(iterations: int, shares: int) -> list[int]:
+    """``iterations`` split exactly over ``shares`` (0 = time budget only: every share gets 0)."""
+    if iterations <= 0:
+        return [0] * shares
+    base, extra = divmod(iterations, shares)
+    return [base + (1 if i < extra else 0) for i in range(shares)]
+
+
+def merge_results(parts: list[SearchResult]) -> SearchResult:
+    """Root statistics of several independent searches added up, in the given order (deterministic)."""
+    visits: dict[Hashable, int] = {}
+    totals: dict[Hashable, float] = {}
+    moves_by_key: dict[Hashable, int] = {}
+    done = 0
+    for part in parts:
+        done += part.iterations
+        for key, v in part.visits.items():
+            visits[key] = visits.get(key, 0) + v
+            totals[key] = totals.get(key, 0.0) + part.totals[key]
+        for key, m in part.moves_by_key.items():
+            moves_by_key.setdefault(key, m)
+    return SearchResult(visits, totals, done, moves_by_key)
+
+
+def run_shares_in_turn(obs: Observation, rng: random.Random, conf: SearchConfig,
+                       budget: Budget | None) -> SearchResult:
+    """Root parallelization without processes: the ``conf.workers`` shares (their seeds drawn from ``rng``, the
+    iteration budget split by :func:`split_iterations`) searched one after another and merged in share order,
+    the result of the same shares run in parallel. A time budget is one search's (the shares after the first
+    are skipped: running them in turn could not be faster)."""
+    n = max(1, conf.workers)
+    iterations = budget.iterations if budget is not None and budget.iterations is not None else conf.iterations
+    seconds = budget.seconds if budget is not None and budget.seconds is not None else conf.seconds
+    if iterations <= 0 and seconds <= 0:
+        iterations = 1000  # as the single search's Clock does
+    seeds = [rng.getrandbits(63) for _ in range(n)]
+    budgets = split_iterations(iterations, n) if seconds <= 0 else [iterations]
+    on_progress = budget.on_progress if budget is not None else None
+    cancel = budget.cancel if budget is not None else None
+    parts: list[SearchResult] = []
+    for seed, share in zip(seeds, budgets, strict=False):
+        if parts and (share <= 0 or (cancel is not None and cancel.is_set())):
+            continue
+        before = sum(p.iterations for p in parts)
+        hook = None
+        if on_progress is not None:
+            def hook(p: Progress, before: int = before) -> None:
+                on_progress(dataclasses.replace(p, iterations=before + p.iterations))
+        part, _root = run_ismcts(obs, random.Random(seed), conf,
+                                 Budget(iterations=share, seconds=seconds, cancel=cancel, on_progress=hook))
+        parts.append(part)
+    return merge_results(parts)
 
 
 def grow_ucb_tables(bonus: list[float], inv_sqrt: list[float], c: float, size: int) -> None:
@@ -454,7 +442,7 @@ class ISMCTSAgent(Agent):
 
     def __init__(self, game: Game, **params: Any) -> None:
         super().__init__(game, **params)
-        self.conf = _Config(game, self.config)
+        self.conf = SearchConfig(game, self.config)
         conf = self.conf
         if conf.sim not in ("random", "nast"):
             knowledge.simulation(game.name, conf.sim)  # raises VariantError listing the available ones
@@ -477,8 +465,8 @@ class ISMCTSAgent(Agent):
             raise VariantError("beam search (beam_width) cannot be combined with transpositions")
         self._kept: tuple[int, list[Any], Node] | None = None
 
-    _NAST: tuple[str, Callable[[_Config], bool]] = ("sim=nast", lambda c: c.sim == "nast")
-    _NEEDS: dict[str, tuple[str, Callable[[_Config], bool]]] = {
+    _NAST: tuple[str, Callable[[SearchConfig], bool]] = ("sim=nast", lambda c: c.sim == "nast")
+    _NEEDS: dict[str, tuple[str, Callable[[SearchConfig], bool]]] = {
         **dict.fromkeys(("nast_n", "nast_policy", "nast_c", "tau", "epsilon"), _NAST),
         "resolve": ("a move handler (handler=...)", lambda c: bool(c.handler)),
         "beam_limit": ("beam search (beam_width > 0)", lambda c: c.beam_width > 0),
@@ -507,15 +495,20 @@ class ISMCTSAgent(Agent):
             if move is not None:
                 return move
         if conf.workers > 1:
-            from engine.search.parallel import parallel_root_visits
-
-            result = parallel_root_visits(self.game, self.config, obs, rng, budget)
+            result = self.root_parallel(obs, rng, budget)
         else:
             root = self._reusable_root(obs)
             result, root = run_ismcts(obs, rng, conf, budget, root)
             if conf.reuse:
                 self._kept = (obs.seat, list(getattr(obs.state, "history", [])), root)
         return self._pick(result, obs, moves, rng)
+
+    def root_parallel(self, obs: Observation, rng: random.Random, budget: Budget | None) -> SearchResult:
+        """The ``workers=N`` search: N independent shares merged by root visits. Here they run one after another
+        in this process (:func:`run_shares_in_turn`); the agent the SPEC factory seats runs them in helper
+        processes instead (:class:`engine.runtime.parallel.ParallelISMCTSAgent`), with the same result for an
+        iteration budget."""
+        return run_shares_in_turn(obs, rng, self.conf, budget)
 
     def endgame_worth_trying(self, obs: Observation) -> bool:
         """Whether the hand is short enough for the solver (a pure function of the observation, so a
@@ -527,13 +520,11 @@ class ISMCTSAgent(Agent):
                        budget: Budget | None) -> tuple[int | None, Budget | None]:
         """The solver's move, or None and the budget left for the search. With a time budget the solver may
         use up to :data:`ENDGAME_TIME_SHARE` of it; the search gets the rest."""
-        from engine.search.endgame import solve_information_set
-
         seconds = budget.seconds if budget is not None and budget.seconds is not None else self.conf.seconds
         cancel = budget.cancel if budget is not None else None
         start = time.perf_counter()
         deadline = start + ENDGAME_TIME_SHARE * seconds if seconds > 0 else None
-        move = solve_information_set(obs, rng, self.conf.endgame, reward=self.conf.reward, deadline=deadline,
+        move = endgame.solve_information_set(obs, rng, self.conf.endgame, reward=self.conf.reward, deadline=deadline,
                                      cancel=cancel)
         if move is not None or seconds <= 0:
             return move, budget

@@ -13,6 +13,7 @@ from engine.knowledge import (
     EvaluationFn,
     HandlerFn,
     KeyFn,
+    Playouts,
     PolicyFn,
     PrunerFn,
     ResolverFn,
@@ -80,6 +81,11 @@ def score_span(game: str) -> float | None:
 def evaluation(game: str) -> EvaluationFn | None:
     """The game's evaluation of unfinished hands, if it gives one."""
     return of(game).evaluation
+
+
+def playouts(game: str) -> Playouts[Any]:
+    """The game's search fast paths (:class:`~engine.knowledge.Playouts`)."""
+    return of(game).playouts
 
 
 def default_exploration(game: Game) -> float:

@@ -152,17 +152,19 @@ class DealSampler:
         gen = self.generator
         if gen is None:
             gen = self.generator = np.random.default_rng(rng.getrandbits(64))
+        card_bits = self.card_bits
+        assert card_bits is not None  # only called for decks of at most 64 cards
         size = self.batch
         self.batch = min(2 * size, 512)
         n = len(self.cards)
         if self.ordered_spans:  # shuffle positions, to read both the bits and the cards' order
             positions = np.broadcast_to(np.arange(n), (size, n)).copy()
             gen.permuted(positions, axis=1, out=positions)
-            shuffled = self.card_bits[positions]
+            shuffled = card_bits[positions]
             spans = [(k, self.card_numbers[positions[:, a:b]].tolist()) for k, a, b in self.ordered_spans]
             orders: list[dict[int, list[int]] | None] = [{k: cards[r] for k, cards in spans} for r in range(size)]
         else:
-            shuffled = np.broadcast_to(self.card_bits, (size, n)).copy()
+            shuffled = np.broadcast_to(card_bits, (size, n)).copy()
             gen.permuted(shuffled, axis=1, out=shuffled)
             orders = [None] * size
         if not self.whole:

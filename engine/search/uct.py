@@ -7,7 +7,8 @@ import random
 from collections.abc import Callable
 
 from engine.game import GameState
-from engine.search.common import Clock, reward_vector, simulate, to_rate
+from engine.search import knowledge
+from engine.search.common import Clock, reward_function, simulate, to_rate
 
 __all__ = ["REPORT_EVERY", "UNode", "best_root_move", "full_shared_wins", "root_statistics", "uct_search"]
 
@@ -42,7 +43,8 @@ class UNode:
 
 def root_statistics(root: UNode) -> tuple[dict[int, int], dict[int, float]]:
     """Visits and total reward per root move of a search tree."""
-    return {ch.move: ch.visits for ch in root.children}, {ch.move: ch.total for ch in root.children}
+    return ({ch.move: ch.visits for ch in root.children if ch.move is not None},
+            {ch.move: ch.total for ch in root.children if ch.move is not None})
 
 
 def best_root_move(visits: dict[int, int], totals: dict[int, float],
@@ -71,7 +73,10 @@ def uct_search(state: GameState, rng: random.Random, clock: Clock, c: float, rew
     log = math.log
     sqrt = math.sqrt
     rand = rng.random
-    playout_outcomes = sim == "random" and reward_kind in ("pwl", "wl")
+    playouts = knowledge.playouts(state.game.name)
+    reward_of = reward_function(reward_kind, state.game.name, playouts)
+    outcomes_of_playout = playouts.playout_outcomes if sim == "random" and reward_kind in ("pwl", "wl") else None
+    scored = playouts.scored_playout
     i = 0
     limit = max_iterations if max_iterations is not None else 1 << 62
     while i < limit and not clock.done(iteration_offset + i):
@@ -93,26 +98,26 @@ def uct_search(state: GameState, rng: random.Random, clock: Clock, c: float, rew
                 break
             if not node.children:
                 break  # terminal
-            best = None
+            best: UNode = node.children[0]
             best_u = -math.inf
             lt = log(node.visits) if node.visits > 0 else 0.0
             for ch in node.children:
                 u = ch.total / ch.visits + c * sqrt(lt / ch.visits)
                 if u > best_u:
                     best_u, best = u, ch
-            s.do(best.move)
+            s.do(best.move)  # type: ignore[arg-type]
             node = best
             path.append(node)
-        if playout_outcomes:  # may stop the playout once the outcome is settled
-            rewards = s.playout_outcomes(rng)
+        if outcomes_of_playout is not None:  # may stop the playout once the outcome is settled
+            rewards = outcomes_of_playout(s, rng)
             if reward_kind == "wl":
                 rewards = [2.0 * o - 1.0 for o in rewards]
         else:
             if sim == "random":
-                s.scored_playout(rng)  # returns at once on a finished hand
+                scored(s, rng)  # returns at once on a finished hand
             elif not s.is_terminal():
                 simulate(s, rng, sim, None, None, None)
-            rewards = reward_vector(reward_kind, s)
+            rewards = reward_of(s)
         if shared_full:
             rewards = full_shared_wins(rewards, reward_kind)
         root.visits += 1

@@ -8,6 +8,7 @@ from engine.games.hearts.abstraction import hearts_key
 from engine.games.hearts.greedy import egreedy_rollout, greedy_rollout
 from engine.games.hearts.inference import hearts_belief
 from engine.games.hearts.players import HeuristicAgent, heuristic_move
+from engine.games.hearts.playouts import HeartsPlayouts
 from engine.games.hearts.rules import HEART_MASK, POINT_MASK, QUEEN_SPADES, SPADES, TWO_CLUBS, Hearts, HeartsState
 from engine.knowledge import SearchKnowledge
 
@@ -28,6 +29,7 @@ KNOWLEDGE = SearchKnowledge(
     biases={"inference": hearts_belief},
     transposition_key=hearts_key,
     score_span=26,
+    playouts=HeartsPlayouts(HeartsState),
 )
 
 registry.register(registry.GameEntry(

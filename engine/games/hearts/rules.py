@@ -16,11 +16,11 @@ other players +26 (or the shooter -26); optionally the J of diamonds is worth -1
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from engine.cards import FRENCH52, NotationError, bits, popcount
-from engine.game import HandResult, Option, StateFormatError
-from engine.games.tricks.core import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int, solo_outcomes, trick_so_far
+from engine.game import Game, HandResult, Option, StateFormatError
+from engine.games.tricks.core import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int
 from engine.observation import HiddenSlot
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
@@ -226,19 +226,6 @@ class HeartsState(TrickState):
         else:
             self.current = (seat + 1) % 4
 
-    def random_rollout(self, rng: random.Random) -> None:
-        """Random playout to the end (search fast path): the same choices and final state as repeatedly
-        doing ``legal_moves()[int(rng.random() * len(moves))]``, one trick at a time with table lookups
-        instead of move lists."""
-        self._random_passes(rng)
-        self._random_tricks(rng)
-
-    def scored_playout(self, rng: random.Random) -> None:
-        """:meth:`random_rollout`'s choices without the history and the inference bookkeeping (voids, cards
-        a seat cannot hold): hands, tricks and scores end as in :meth:`random_rollout`."""
-        self._random_passes(rng, False)
-        self._random_tricks(rng, False)
-
     def _random_passes(self, rng: random.Random, record: bool = True) -> None:
         """The passes still to make, uniformly random (one seat at a time), then the play starts; ``record``
         False leaves them out of the history (the search's scoring playouts)."""
@@ -272,118 +259,12 @@ class HeartsState(TrickState):
             hands[(s + offset) % 4] |= passed[s]
         self._start_play()
 
-    def _random_tricks(self, rng: random.Random, record: bool = True) -> None:
-        """The play after the passes, uniformly random legal cards one trick at a time (table lookups);
-        ``record`` False skips the history and the inference bookkeeping (voids, cards a seat cannot hold),
-        which do not score."""
-        rand = rng.random
-        hands = self.hands
-        append = self.history.append
-        g = self.game
-        suit_cards, shifts, rank_mask, _kth, keys, followers, suit_of = g.playout_tables(-1)
-        voids, excluded, won, tricks_won = self.voids, self.excluded, self.won, self.tricks_won
-        not_points = g.deck.full_mask & ~POINT_MASK
-        not_hearts = g.deck.full_mask & ~HEART_MASK
-        two_clubs = 1 << TWO_CLUBS
-        breaking = HEART_MASK | (1 << QUEEN_SPADES if g.queen_breaks else 0)
-        broken = self.hearts_broken
-        first = self.first_trick()
-        trick = self.trick
-        leader = self.leader
-        if trick:  # finish the trick in progress
-            led = suit_of[trick[0]]
-            key = keys[led]
-            best, best_v, w = trick_so_far(trick, (leader,) + followers[leader], key)
-            seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
-        else:
-            leader = self.current
-            if not hands[leader]:
-                return
-            seats = ()
-        while True:
-            if not seats:  # lead: the 2 of clubs first, hearts only once broken (or with nothing else)
-                hand = hands[leader]
-                if not hand:
-                    break
-                if first:
-                    legal = hand & two_clubs or hand
-                elif not broken:
-                    legal = hand & not_hearts or hand
-                else:
-                    legal = hand
-                k = int(rand() * legal.bit_count())
-                while k:
-                    legal &= legal - 1
-                    k -= 1
-                w = legal & -legal
-                card = w.bit_length() - 1
-                hands[leader] = hand ^ w
-                if not broken and w & breaking:
-                    if record and w & HEART_MASK:
-                        excluded[leader] |= not_hearts  # led hearts unbroken: held only hearts
-                    broken = True
-                if record:
-                    append((leader, card))
-                led = suit_of[card]
-                key = keys[led]
-                best, best_v = leader, key[card]
-                seats = followers[leader]
-            table = suit_cards[led]
-            shift = shifts[led]
-            for seat in seats:
-                hand = hands[seat]
-                follow = table[hand >> shift & rank_mask]
-                if follow:
-                    card = follow[int(rand() * len(follow))]
-                    bit = 1 << card
-                else:
-                    legal = (hand & not_points if first else 0) or hand
-                    k = int(rand() * legal.bit_count())
-                    while k:
-                        legal &= legal - 1
-                        k -= 1
-                    bit = legal & -legal
-                    card = bit.bit_length() - 1
-                    if record:
-                        voids[seat] |= 1 << led
-                        if first and bit & POINT_MASK:
-                            excluded[seat] |= not_points  # points on the first trick: had nothing else
-                if not broken and bit & breaking:
-                    broken = True
-                hands[seat] = hand ^ bit
-                w |= bit
-                if key[card] > best_v:
-                    best, best_v = seat, key[card]
-                if record:
-                    append((seat, card))
-            won[best] |= w
-            tricks_won[best] += 1
-            leader = best
-            seats = ()
-            first = False
-        trick.clear()
-        self.leader = self.current = leader
-        self.hearts_broken = broken
-
     def score_key(self) -> Any:
         """Each seat's hearts-and-queen penalty and whether it holds the J of diamonds: all the result takes
         from the captured cards (the solver's key)."""
         return tuple([(w & HEART_MASK).bit_count() + (13 if w >> QUEEN_SPADES & 1 else 0)
                       + (w >> JACK_DIAMONDS & 1) * 100 for w in self.won])
 
-    def outcomes(self) -> list[float]:
-        """Lean ``result().outcome(s)``: the lowest penalty wins (a moon shooter always wins alone)."""
-        points = [(w & HEART_MASK).bit_count() + (13 if w >> QUEEN_SPADES & 1 else 0) for w in self.won]
-        if 26 in points:
-            moon = points.index(26)
-            return [1.0 if s == moon else 0.0 for s in range(4)]
-        if self.game.variant["jack_diamonds"]:
-            for s, w in enumerate(self.won):
-                if w >> JACK_DIAMONDS & 1:
-                    points[s] -= 10
-        return solo_outcomes(points, min(points))
-
-    # --- information ------------------------------------------------------------------------------
     def known_to(self, seat: int, observer: int) -> int:
         hand = self.hands[seat]
         if seat == observer:
@@ -437,22 +318,6 @@ class HeartsState(TrickState):
         """Hearts and Q of spades points in ``seat``'s tricks (without moon or jack adjustments)."""
         won = self.won[seat]
         return popcount(won & HEART_MASK) + (13 if won >> QUEEN_SPADES & 1 else 0)
-
-    def reward_points(self) -> tuple[list[float], float, bool]:
-        """Lean ``result()`` points for the search's rewards: penalty points with the moon and jack rules."""
-        points: list[float] = [(w & HEART_MASK).bit_count() + (13 if w >> QUEEN_SPADES & 1 else 0) for w in self.won]
-        variant = self.game.variant
-        if 26 in points:
-            moon = points.index(26)
-            if variant["moon"] == "others":
-                points = [0 if s == moon else 26 for s in range(4)]
-            else:
-                points = [-26 if s == moon else 0 for s in range(4)]
-        if variant["jack_diamonds"]:
-            for s, w in enumerate(self.won):
-                if w >> JACK_DIAMONDS & 1:
-                    points[s] -= 10
-        return points, max(float(abs(points[0]) + abs(points[1]) + abs(points[2]) + abs(points[3])), 1.0), True
 
     def result(self) -> HandResult:
         g = self.game
@@ -533,9 +398,9 @@ class HeartsState(TrickState):
         return d
 
     @classmethod
-    def from_dict(cls, game: Hearts, d: dict[str, Any]) -> HeartsState:
+    def from_dict(cls, game: Game, d: dict[str, Any]) -> HeartsState:
         state = object.__new__(cls)
-        state.game = game
+        state.game = cast(Hearts, game)
         state._load_common(d)
         state.pass_offset = _int(d["pass_offset"], "pass_offset")
         state.pass_first = _int(d["pass_first"], "pass_first")
@@ -591,7 +456,7 @@ class HeartsState(TrickState):
             raise StateFormatError(f"cards missing from the state: {deck.set_text(deck.full_mask & ~everything)}")
         if sum(popcount(w) for w in self.won) != 4 * sum(self.tricks_won):
             raise StateFormatError("captured cards do not match the number of tricks won")
-        played = passes = 0
+        played_cards = passes = 0
         for seat, move in self.history:
             if not 0 <= seat < 4:
                 raise StateFormatError(f"history seat {seat} out of range")
@@ -605,9 +470,9 @@ class HeartsState(TrickState):
                 if not self.passed[seat] >> card & 1:
                     raise StateFormatError(f"history passes {deck.text(card)} but seat {seat} did not pass it")
                 passes += 1
-            elif played >> card & 1:
+            elif played_cards >> card & 1:
                 raise StateFormatError(f"history plays {deck.text(card)} twice")
             else:
-                played |= 1 << card
-        if passes != self.passes_done or played != sum(self.won) | sum(1 << c for c in self.trick):
-            raise StateFormatError("the history does not match the passes and cards played")
+                played_cards |= 1 << card
+        if passes != self.passes_done or played_cards != sum(self.won) | sum(1 << c for c in self.trick):
+            raise StateFormatError("the history does not match the passes and cards played_cards")

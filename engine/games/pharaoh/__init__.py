@@ -21,7 +21,7 @@ from engine.games.pharaoh.players import (
     pruned_random_rollout,
 )
 from engine.games.pharaoh.rules import DRAW, PLAY, SKIP, Pharaoh, PharaohState, named_suit
-from engine.knowledge import SearchKnowledge
+from engine.knowledge import SearchKnowledge, StatePlayouts
 
 __all__ = ["DRAW", "PLAY", "SKIP", "Pharaoh", "PharaohState", "named_suit"]
 
@@ -39,6 +39,7 @@ KNOWLEDGE = SearchKnowledge(
               "play-first": play_first_rollout, "play-smallest": play_smallest_rollout},
     pruners={"smallest": prune_smallest, "biggest": prune_biggest, "play": prune_play},
     default_simulation="play-smallest",
+    playouts=StatePlayouts(PharaohState),
 )
 
 registry.register(registry.GameEntry(

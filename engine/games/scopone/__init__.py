@@ -18,7 +18,7 @@ from engine.games.scopone.players import (
     scopone_guess_bias,
 )
 from engine.games.scopone.rules import Scopa, Scopone, ScoponeState
-from engine.knowledge import SearchKnowledge
+from engine.knowledge import SearchKnowledge, StatePlayouts
 
 __all__ = ["Scopa", "Scopone", "ScoponeState"]
 
@@ -43,6 +43,7 @@ KNOWLEDGE = SearchKnowledge(
     move_handlers={"card": card_handler},
     resolvers={"greedy": greedy_resolver},
     pruners={"omh": one_move_per_card},
+    playouts=StatePlayouts(ScoponeState),
 )
 AGENTS = {"heuristic": HeuristicAgent, "greedy": GreedyAgent, "cs": ChitarrellaSaracinoAgent,
           "cg": CicutiGuardamagnaAgent}

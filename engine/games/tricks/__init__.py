@@ -1,15 +1,19 @@
 """Trick-taking games with card points and trumps: the shared trick core (:class:`TrickGame`,
-:class:`TrickState`), Sueca, Bisca and Briscola, their rule-based player, greedy playouts and presets."""
+:class:`TrickState`), Sueca, Bisca and Briscola, their rule-based player, greedy playouts, search fast paths
+(:mod:`engine.games.tricks.playouts`) and presets."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine import registry
 from engine.game import Game
-from engine.games.tricks.bisca import Bisca, Briscola
+from engine.games.tricks.bisca import Bisca, BiscaState, Briscola
 from engine.games.tricks.core import HIDDEN_MOVE, PASS_FLAG, CardTables, TrickGame, TrickState, card_tables
 from engine.games.tricks.greedy import egreedy_move, greedy_move
 from engine.games.tricks.players import HeuristicAgent, heuristic_move
-from engine.games.tricks.sueca import Sueca
+from engine.games.tricks.playouts import BiscaPlayouts, TrickPlayouts
+from engine.games.tricks.sueca import Sueca, SuecaState
 from engine.knowledge import DEFAULT_EXPLORATION, SearchKnowledge
 
 __all__ = ["HIDDEN_MOVE", "PASS_FLAG", "CardTables", "TrickGame", "TrickState", "card_tables"]
@@ -39,10 +43,11 @@ def bisca_exploration(game: Game) -> float:
 
 
 _POLICIES = {"heuristic": heuristic_move, "greedy": greedy_move, "egreedy": egreedy_move}
-SUECA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120)
-BISCA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120, exploration=bisca_exploration)
+SUECA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120, playouts=TrickPlayouts(SuecaState))
+BISCA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120, exploration=bisca_exploration,
+                                  playouts=BiscaPlayouts(BiscaState))
 
-_COMMON = {"agents": {"heuristic": HeuristicAgent}, "table": "trick", "summary": "card-points"}
+_COMMON: dict[str, Any] = {"agents": {"heuristic": HeuristicAgent}, "table": "trick", "summary": "card-points"}
 registry.register(
     registry.GameEntry("sueca", Sueca, 10, SUECA_PRESETS, knowledge=SUECA_KNOWLEDGE, **_COMMON),
     registry.GameEntry("bisca", Bisca, 20, BISCA_PRESETS, knowledge=BISCA_KNOWLEDGE, **_COMMON),

@@ -18,11 +18,11 @@ face-up card in the stock; the other stock cards form the ordered hidden slot ``
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from engine.cards import ITALIAN40, PORTUGUESE40, NotationError, popcount
-from engine.game import HandResult, Option, StateFormatError, VariantError
-from engine.games.tricks.core import TrickGame, TrickState, exchange_or_pick, side_outcomes, trick_so_far
+from engine.game import Game, HandResult, Option, StateFormatError, VariantError
+from engine.games.tricks.core import TrickGame, TrickState
 from engine.games.tricks.sueca import game_points
 from engine.observation import HiddenSlot
 
@@ -257,200 +257,6 @@ class BiscaState(TrickState):
                 self.revealed |= 1 << card
                 break
 
-    def random_rollout(self, rng: random.Random) -> None:
-        """Random playout to the end (search fast path): the same choices and final state as repeatedly
-        doing ``legal_moves()[int(rng.random() * len(moves))]``, one trick at a time with table lookups
-        instead of move lists (the exchange move, when legal, is the last of the moves)."""
-        rand = rng.random
-        g = self.game
-        suit_cards, shifts, rank_mask, kth, keys, followers, suit_of = g.playout_tables(self.trump)
-        hands, voids, won, tricks_won = self.hands, self.voids, self.won, self.tricks_won
-        append = self.history.append
-        stock = self.stock
-        follow_rule = g.follow_after_stock
-        two = self.num_players == 2
-        xcard = self.exchange_card
-        exchange = xcard >= 0
-        revealed = self.revealed
-        trick = self.trick
-        leader = self.leader
-        if trick:  # finish the trick in progress
-            led = suit_of[trick[0]]
-            key = keys[led]
-            best, best_v, w = trick_so_far(trick, (leader,) + followers[leader], key)
-            seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
-        else:
-            leader = self.current
-            if not hands[leader]:
-                return
-            seats = ()
-        while True:
-            if not seats:  # lead a new trick with any card (or exchange first)
-                hand = hands[leader]
-                if not hand:
-                    break
-                count = hand.bit_count()
-                if exchange and stock and hand >> xcard & 1:
-                    k = int(rand() * (count + 1))
-                    if k == count:  # the exchange move (last in legal_moves()); the turn goes on
-                        face = stock[0]
-                        hand = hands[leader] = hand ^ (1 << xcard) | 1 << face
-                        stock[0] = xcard
-                        revealed = (revealed | 1 << face) & ~(1 << xcard)
-                        append((leader, SWAP_FLAG | xcard))
-                        k = int(rand() * count)
-                else:
-                    k = int(rand() * count)
-                card = kth(hand, k)
-                w = 1 << card
-                hands[leader] = hand ^ w
-                if revealed and revealed & w:
-                    revealed ^= w
-                append((leader, card))
-                led = suit_of[card]
-                key = keys[led]
-                best, best_v = leader, key[card]
-                seats = followers[leader]
-            if follow_rule and not stock:  # Bisca after the stock: follow suit if able
-                table = suit_cards[led]
-                shift = shifts[led]
-                for seat in seats:
-                    hand = hands[seat]
-                    follow = table[hand >> shift & rank_mask]
-                    if follow:
-                        card = follow[int(rand() * len(follow))]
-                        bit = 1 << card
-                    else:
-                        voids[seat] |= 1 << led
-                        card = kth(hand, int(rand() * hand.bit_count()))
-                        bit = 1 << card
-                    hands[seat] = hand ^ bit
-                    if revealed and revealed & bit:
-                        revealed ^= bit
-                    w |= bit
-                    if key[card] > best_v:
-                        best, best_v = seat, key[card]
-                    append((seat, card))
-            else:
-                for seat in seats:
-                    hand = hands[seat]
-                    count = hand.bit_count()
-                    if exchange and stock and hand >> xcard & 1:
-                        k = int(rand() * (count + 1))
-                        if k == count:  # exchange, then choose the card to play
-                            face = stock[0]
-                            hand = hands[seat] = hand ^ (1 << xcard) | 1 << face
-                            stock[0] = xcard
-                            revealed = (revealed | 1 << face) & ~(1 << xcard)
-                            append((seat, SWAP_FLAG | xcard))
-                            k = int(rand() * count)
-                    else:
-                        k = int(rand() * count)
-                    card = kth(hand, k)
-                    bit = 1 << card
-                    hands[seat] = hand ^ bit
-                    if revealed and revealed & bit:
-                        revealed ^= bit
-                    w |= bit
-                    if key[card] > best_v:
-                        best, best_v = seat, key[card]
-                    append((seat, card))
-            won[best] |= w
-            tricks_won[best] += 1
-            leader = best
-            seats = ()
-            if stock:  # draw: the winner first, the face-up trump last
-                if two and len(stock) > 2:
-                    hands[best] |= 1 << stock.pop()
-                    hands[1 - best] |= 1 << stock.pop()
-                else:
-                    for seat in (best,) + followers[best]:
-                        c = stock.pop()
-                        hands[seat] |= 1 << c
-                        if not stock:
-                            revealed |= 1 << c
-                            break
-        trick.clear()
-        self.revealed = revealed
-        self.leader = self.current = leader
-
-    def playout_outcomes(self, rng: random.Random) -> list[float]:
-        """The search's PWL playout: the random choices of :meth:`random_rollout`, stopped after the trick
-        that gives a side more than half of the card points, and the outcomes of playing on to the end.
-
-        Only what decides the outcome is kept up to date (hands, stock, card points): the state is used
-        up afterwards (no history, trick piles, voids or revealed cards), so search calls it on a copy."""
-        if self.num_players == 2:
-            return self._two_player_playout(rng)
-        return self._side_points_playout(rng)
-
-    def _two_player_playout(self, rng: random.Random) -> list[float]:
-        """:meth:`playout_outcomes` for two players (the default rules), with the follower's play unrolled."""
-        rand = rng.random
-        g = self.game
-        suit_cards, shifts, rank_mask, kth, keys, _followers, suit_of = g.playout_tables(self.trump)
-        points = g.card_points
-        stop = g.winning_points
-        hands = self.hands
-        stock = self.stock
-        follow_rule = g.follow_after_stock
-        xcard = self.exchange_card
-        exchange = xcard >= 0 and bool(stock)
-        sides = self.side_points()
-        leader = self.leader
-        if self.trick:  # the leader has played: the follower's turn
-            lead = self.trick[0]
-            follower = self.current
-        else:
-            leader = self.current
-            lead = -1
-        while True:
-            if lead < 0:  # lead a new trick with any card (or exchange first)
-                hand = hands[leader]
-                if not hand:
-                    break
-                count = hand.bit_count()
-                if exchange and hand >> xcard & 1:  # the exchange is the last legal move; the turn goes on
-                    hand, k, exchange = exchange_or_pick(hand, count, xcard, stock, rand)
-                else:
-                    k = int(rand() * count)
-                lead = kth(hand, k)
-                hands[leader] = hand ^ 1 << lead
-                follower = 1 - leader
-            hand = hands[follower]
-            if follow_rule and not stock:  # Bisca after the stock: follow suit if able
-                led = suit_of[lead]
-                follow = suit_cards[led][hand >> shifts[led] & rank_mask]
-                if follow:
-                    card = follow[int(rand() * len(follow))]
-                else:
-                    card = kth(hand, int(rand() * hand.bit_count()))
-            else:
-                count = hand.bit_count()
-                if exchange and hand >> xcard & 1:  # the exchange is the last legal move; the turn goes on
-                    hand, k, exchange = exchange_or_pick(hand, count, xcard, stock, rand)
-                else:
-                    k = int(rand() * count)
-                card = kth(hand, k)
-            hands[follower] = hand ^ 1 << card
-            key = keys[suit_of[lead]]
-            if key[card] > key[lead]:
-                leader = follower
-            p = sides[leader] = sides[leader] + points[lead] + points[card]
-            if p > stop:
-                break
-            lead = -1
-            if stock:  # draw: the winner first (two players' stock always holds an even number of cards)
-                hands[leader] |= 1 << stock.pop()
-                hands[1 - leader] |= 1 << stock.pop()
-                exchange = exchange and bool(stock)
-        return side_outcomes(sides[0] - sides[1], 2)
-
-    def outcomes(self) -> list[float]:
-        """Lean ``result().outcome(s)``: the side with more card points wins, equal points draw."""
-        ours, theirs = self.side_points()
-        return side_outcomes(ours - theirs, self.num_players)
-
     # --- information ------------------------------------------------------------------------------
     def known_to(self, seat: int, observer: int) -> int:
         if seat == observer:
@@ -560,9 +366,9 @@ class BiscaState(TrickState):
         return d
 
     @classmethod
-    def from_dict(cls, game: Bisca, d: dict[str, Any]) -> BiscaState:
+    def from_dict(cls, game: Game, d: dict[str, Any]) -> BiscaState:
         state = object.__new__(cls)
-        state.game = game
+        state.game = cast(Bisca, game)
         state._load_common(d)
         deck = game.deck
         try:
@@ -617,15 +423,15 @@ class BiscaState(TrickState):
             raise StateFormatError("captured cards do not match the number of tricks won")
         if self.revealed & ~sum(self.hands):
             raise StateFormatError("revealed cards must be in hands")
-        played = swaps = 0
+        played_cards = swaps = 0
         for seat, move in self.history:
             if not 0 <= seat < n:
                 raise StateFormatError(f"history seat {seat} out of range")
             if move >= 0 and move & SWAP_FLAG and (move ^ SWAP_FLAG) < deck.size:
                 swaps += 1
-            elif 0 <= move < deck.size and not played >> move & 1:
-                played |= 1 << move
+            elif 0 <= move < deck.size and not played_cards >> move & 1:
+                played_cards |= 1 << move
             else:
                 raise StateFormatError(f"bad move {move} in the history")
-        if played != sum(self.won) | sum(1 << c for c in self.trick) or swaps > 1:
-            raise StateFormatError("the history does not match the cards played")
+        if played_cards != sum(self.won) | sum(1 << c for c in self.trick) or swaps > 1:
+            raise StateFormatError("the history does not match the cards played_cards")

@@ -200,7 +200,7 @@ def side_outcomes(lead: int, num_players: int) -> list[float]:
 class TrickGame(Game):
     """Common setup of trick-taking games: deck tables, strength/points per card."""
 
-    deck: ClassVar[Deck]
+    deck: Deck
     strength_order: ClassVar[str] = ""  # rank symbols from weakest to strongest
     card_points_by_rank: ClassVar[dict[str, int]] = {}
     follow_after_stock: ClassVar[bool] = True
@@ -351,115 +351,10 @@ class TrickState(GameState):
         self._copy_extra(other)
         return other
 
-    def solver_key(self) -> Any:
-        """Hands, the player to lead, tricks won, :meth:`score_key` and the fields a game adds (lists as tuples):
-        not the history, the voids or the order in which the captured cards came. Only between tricks
-        (``None`` inside one: cards played to a trick cannot come in another order)."""
-        if self.trick:
-            return None
-        key = [tuple(self.hands), self.current, tuple(self.tricks_won), self.score_key()]
-        for name in self._solver_slots:
-            value = getattr(self, name)
-            key.append(tuple(value) if value.__class__ is list else value)
-        return tuple(key)
-
-    def solver_moves(self) -> list[int]:
-        """The legal moves less each card that an equivalent lower one of the same hand stands for (see
-        :meth:`solver_equivalents`); in card-point games, likely best first (the last card of a trick by what
-        the trick brings, other cards the most valuable first)."""
-        moves = self.legal_moves()
-        if len(moves) < 2:
-            return moves
-        same = self.solver_equivalents(moves)
-        if same:
-            moves = [m for m in moves if m not in same]
-        if not self.game.points_decide or len(moves) < 2 or max(moves) >= self.game.deck.size:
-            return moves  # no order for flagged moves (Bisca's exchange) or where points do not decide
-        if len(self.trick) == self.num_players - 1:
-            moves = self._last_to_play_order(moves)
-        else:
-            pts, st, suit, trump = self.game.card_points, self.game.strength, self.game.suit_of, self.trump
-            moves = sorted(moves, key=lambda m: (-pts[m], suit[m] == trump, -st[m]))
-        return moves
-
-    def _last_to_play_order(self, moves: list[int]) -> list[int]:
-        """The last card of a trick, best for the mover's side first by what the trick alone brings (win: +its
-        points, lose: -its points; then the weaker card): the solver tries likely best moves first."""
-        g = self.game
-        trick = self.trick
-        key = g.winner_keys(self.trump)[g.suit_of[trick[0]]]
-        points = g.card_points
-        best_i = 0
-        best_v = key[trick[0]]
-        at_stake = points[trick[0]]
-        for i in range(1, len(trick)):
-            at_stake += points[trick[i]]
-            if key[trick[i]] > best_v:
-                best_i, best_v = i, key[trick[i]]
-        n = self.num_players
-        partner_wins = (self.leader + best_i) % n % 2 == self.current % 2
-        strength = g.strength
-
-        def gain(m: int) -> tuple[int, int]:
-            stake = at_stake + points[m]
-            ours = key[m] > best_v or partner_wins
-            return (-stake if ours else stake, strength[m])
-
-        return sorted(moves, key=gain)
-
-    def solver_equivalents(self, moves: list[int]) -> dict[int, int]:
-        """``{card: stand-in}`` for each legal card that plays exactly like a lower legal card of the same
-        hand: same suit and card points, and no card between them still in play (in a hand or on the table).
-        Whichever of the two is played, the rest of the hand can go the same way with the other one, so
-        the endgame solver searches the lowest card of each such run only. Empty when the game's rules
-        give cards other roles (flagged moves such as a pass or an exchange, or
-        :meth:`solver_equivalence_applies` false)."""
-        g = self.game
-        size = g.deck.size
-        legal = 0
-        for m in moves:
-            if m >= size or m < 0:
-                return {}
-            legal |= 1 << m
-        if not self.solver_equivalence_applies():
-            return {}
-        in_play = 0
-        for h in self.hands:
-            in_play |= h
-        for c in self.trick:
-            in_play |= 1 << c
-        points = g.card_points
-        suit_masks = g.suit_masks
-        same: dict[int, int] = {}
-        for s, order in enumerate(g.suit_by_strength):
-            if not legal & suit_masks[s]:
-                continue
-            stand_in = -1  # the lowest card of the current run of this hand's legal cards
-            for c in order:
-                if not in_play >> c & 1:
-                    continue
-                if legal >> c & 1:
-                    if stand_in >= 0 and points[c] == points[stand_in]:
-                        same[c] = stand_in
-                    else:
-                        stand_in = c
-                else:
-                    stand_in = -1
-        return same
-
     def solver_equivalence_applies(self) -> bool:
         """Whether :meth:`solver_equivalents` may merge cards in this state (games with hidden stock order
         or card-specific rules override)."""
         return True
-
-    def solver_points(self, seat: int) -> tuple[int, int, int] | None:
-        """With :attr:`TrickGame.points_decide`: the card points ``seat``'s side has taken, those the other
-        side has taken and those still to be won; else None."""
-        if not self.game.points_decide:
-            return None
-        sides = self.side_points()
-        mine, theirs = sides[seat % 2], sides[1 - seat % 2]
-        return mine, theirs, self.game.total_points - mine - theirs
 
     def score_key(self) -> Any:
         """What of the captured cards the rest of the hand's result depends on (default: every seat's cards;
@@ -538,31 +433,6 @@ class TrickState(GameState):
         else:
             self.current = (seat + 1) % self.num_players
 
-    def random_rollout(self, rng: random.Random) -> None:
-        """Random playout to the end. Inlined fast path (:meth:`play_out_tricks`) when the class keeps the
-        plain trick rules of this class (decided once per class); otherwise the generic loop."""
-        if self._plain_tricks:
-            self.play_out_tricks(rng)
-        else:
-            GameState.random_rollout(self, rng)
-
-    def playout_outcomes(self, rng: random.Random) -> list[float]:
-        """Random playout and its outcomes. A game decided by card points (Sueca) with this class's plain
-        trick rules stops the playout at the end of the trick that gives a side more than half of the points
-        (:meth:`_side_points_playout`; the state is used up), others play to the end."""
-        if self._plain_tricks and self.game.winning_points:
-            return self._side_points_playout(rng)
-        self.scored_playout(rng)
-        return self.outcomes()
-
-    def scored_playout(self, rng: random.Random) -> None:
-        """:meth:`random_rollout`'s choices without the history and voids (with this class's plain trick
-        rules); tricks, trick piles and so the result are the same."""
-        if self._plain_tricks:
-            self.play_out_tricks(rng, False)
-        else:
-            self.random_rollout(rng)
-
     def side_points(self) -> list[int]:
         """Card points captured so far by each side: seats 0, 2 and seats 1, 3 (or seat 0 and seat 1)."""
         won = self.won
@@ -633,95 +503,6 @@ class TrickState(GameState):
             seats = ()
         trick.clear()
         self.leader = self.current = leader
-
-    def _side_points_playout(self, rng: random.Random) -> list[float]:
-        """:meth:`playout_outcomes` of a game decided by card points (Sueca; Bisca and Briscola with four
-        players, with their stock and trump exchange): the random choices of the game's
-        :meth:`random_rollout`, stopped after the trick that gives a side (``seat % 2``) more than half of
-        the card points, and the outcomes of playing on to the end. Only the hands, the stock and the card
-        points are kept up to date: the state is used up afterwards."""
-        rand = rng.random
-        g = self.game
-        suit_cards, shifts, rank_mask, kth, keys, followers, suit_of = g.playout_tables(self.trump)
-        points = g.card_points
-        stop = g.winning_points
-        hands = self.hands
-        stock: list[int] = getattr(self, "stock", [])  # a stock game's draw pile (Bisca, Briscola)
-        follow_rule = g.follow_after_stock
-        xcard: int = getattr(self, "exchange_card", -1)  # Bisca's trump exchange
-        exchange = xcard >= 0 and bool(stock)  # until the exchange card goes under the stock, or the stock ends
-        sides = self.side_points()
-        trick = self.trick
-        leader = self.leader
-        if trick:  # finish the trick in progress
-            led = suit_of[trick[0]]
-            key = keys[led]
-            best, best_v, _ = trick_so_far(trick, (leader,) + followers[leader], key)
-            pts = sum(points[c] for c in trick)
-            seats: tuple[int, ...] = followers[leader][len(trick) - 1:]
-        else:
-            leader = self.current
-            if not hands[leader]:
-                return self.outcomes()
-            seats = ()
-        while True:
-            if not seats:  # lead a new trick with any card (or exchange first)
-                hand = hands[leader]
-                if not hand:
-                    break
-                count = hand.bit_count()
-                if exchange and hand >> xcard & 1:  # the exchange is the last legal move; the turn goes on
-                    hand, k, exchange = exchange_or_pick(hand, count, xcard, stock, rand)
-                else:
-                    k = int(rand() * count)
-                card = kth(hand, k)
-                hands[leader] = hand ^ 1 << card
-                led = suit_of[card]
-                key = keys[led]
-                best, best_v = leader, key[card]
-                pts = points[card]
-                seats = followers[leader]
-            if follow_rule and not stock:  # follow suit if able (Bisca: once the stock is out)
-                table = suit_cards[led]
-                shift = shifts[led]
-                for seat in seats:
-                    hand = hands[seat]
-                    follow = table[hand >> shift & rank_mask]
-                    if follow:
-                        card = follow[int(rand() * len(follow))]
-                    else:
-                        card = kth(hand, int(rand() * hand.bit_count()))
-                    hands[seat] = hand ^ 1 << card
-                    pts += points[card]
-                    if key[card] > best_v:
-                        best, best_v = seat, key[card]
-            else:
-                for seat in seats:
-                    hand = hands[seat]
-                    count = hand.bit_count()
-                    if exchange and hand >> xcard & 1:  # the exchange is the last legal move; the turn goes on
-                        hand, k, exchange = exchange_or_pick(hand, count, xcard, stock, rand)
-                    else:
-                        k = int(rand() * count)
-                    card = kth(hand, k)
-                    hands[seat] = hand ^ 1 << card
-                    pts += points[card]
-                    if key[card] > best_v:
-                        best, best_v = seat, key[card]
-            side = best & 1
-            p = sides[side] = sides[side] + pts
-            if p > stop:
-                break
-            leader = best
-            seats = ()
-            if stock:  # draw: the winner first, the face-up trump last
-                for seat in (best,) + followers[best]:
-                    hands[seat] |= 1 << stock.pop()
-                    if not stock:
-                        exchange = False
-                        break
-        return side_outcomes(sides[0] - sides[1], self.num_players)
-
 
     def _finish_trick(self) -> None:
         idx = self.trick_winner_index()

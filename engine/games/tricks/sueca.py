@@ -8,11 +8,11 @@ so "clockwise" only changes how the app lays the seats out, not the engine's sea
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from engine.cards import PORTUGUESE40
-from engine.game import HandResult, Option, StateFormatError
-from engine.games.tricks.core import TrickGame, TrickState, side_outcomes
+from engine.game import Game, HandResult, Option, StateFormatError
+from engine.games.tricks.core import TrickGame, TrickState
 
 GAME_POINT_SCALE = ((120, 4), (91, 2), (61, 1))
 
@@ -99,11 +99,6 @@ class SuecaState(TrickState):
     def _copy_extra(self, other: TrickState) -> None:
         other.trump_card = self.trump_card  # type: ignore[attr-defined]
 
-    def outcomes(self) -> list[float]:
-        """Lean ``result().outcome(s)``: the side with more card points wins, equal points draw."""
-        ours, theirs = self.side_points()
-        return side_outcomes(ours - theirs, 4)
-
     def redeal_claim(self) -> int | None:
         """A seat entitled to ask for a redeal (under 10 points and no trump), or None."""
         tmask = self.game.suit_masks[self.trump]
@@ -144,9 +139,9 @@ class SuecaState(TrickState):
         return d
 
     @classmethod
-    def from_dict(cls, game: Sueca, d: dict[str, Any]) -> SuecaState:
+    def from_dict(cls, game: Game, d: dict[str, Any]) -> SuecaState:
         state = object.__new__(cls)
-        state.game = game
+        state.game = cast(Sueca, game)
         state._load_common(d)
         state.trump_card = game.deck.parse(d["trump_card"])
         return state
