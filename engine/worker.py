@@ -262,7 +262,8 @@ def child_main(progress_interval: float) -> None:
         start = time.perf_counter()
         next_report = [start]
 
-        def on_progress(p: Progress, rid: int = rid, start: float = start, next_report: list[float] = next_report) -> None:
+        def on_progress(p: Progress, rid: int = rid, start: float = start,
+                        next_report: list[float] = next_report) -> None:
             now = time.perf_counter()
             if now >= next_report[0]:
                 next_report[0] = now + progress_interval
