@@ -107,7 +107,8 @@ class SummaryScreen(Screen):
         """Deal the next hand, or show the match result after the last one."""
         ctl = self.ctl
         if ctl.match_over:
-            self.app.replace(MatchEndScreen(self.app, ctl))
+            end = getattr(ctl, "end_screen", None)  # a network table ends on its own screen
+            self.app.replace(navigation.make(self.app, end, ctl) if end else MatchEndScreen(self.app, ctl))
             return
         ctl.next_hand()
         self.table.summary_shown = False
