@@ -100,8 +100,6 @@ class NetController:
     ``send_ready(hand)`` answer the host; ``stop()`` leaves the table. No hints and no undo at a network table.
     """
 
-    allow_hints = False
-    allow_undo = False
     end_screen = "online_match_end"
     """The screen the hand summary opens after the last hand (it records the match on this computer)."""
 
@@ -246,6 +244,24 @@ class NetController:
         self.version += 1
 
     # --- what the table screen calls ----------------------------------------------------------------
+    @property
+    def allow_hints(self) -> bool:
+        """No hints at a network table (the screen's setting is ignored)."""
+        return False
+
+    @allow_hints.setter
+    def allow_hints(self, value: bool) -> None:
+        pass
+
+    @property
+    def allow_undo(self) -> bool:
+        """No undo at a network table: the other players have seen the move."""
+        return False
+
+    @allow_undo.setter
+    def allow_undo(self, value: bool) -> None:
+        pass
+
     @property
     def ready(self) -> bool:
         """Whether the first state has arrived (the table can be drawn)."""
