@@ -303,13 +303,17 @@ class NetController:
             return reason
         self.sent.add((self.hand, self.ply))
         self.send_move(move, self.hand, self.ply)
-        probe = self.state.clone()
-        probe.apply(move)
+        passing = self.state.is_pass_move(move)
         self.moves = []
-        if not probe.is_terminal() and probe.current_player == self.seat and self.state.is_pass_move(move):
-            # a pass of several cards: the next card goes out at once, for the position after this one
-            self.ply += 1
-            self.moves = probe.legal_moves()
+        if passing:  # a pass of several cards: the next card goes out at once, for the position after this one
+            probe = self.state.clone()
+            try:
+                probe.apply(move)  # the seat's own cards: the masked state knows them
+            except Exception:  # noqa: BLE001 - the rest of the pass waits for the host's your_turn
+                probe = None
+            if probe is not None and not probe.is_terminal() and probe.current_player == self.seat:
+                self.ply += 1
+                self.moves = probe.legal_moves()
         self._refresh()
         return None
 

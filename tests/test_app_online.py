@@ -208,3 +208,63 @@ def test_about_lists_version_licences_and_sources(app: Any) -> None:
     key(app, pygame.K_DOWN)
     key(app, pygame.K_ESCAPE)
     assert app.top.name == "menu"
+
+
+def test_a_finished_network_match_is_recorded_here_and_leaves_the_local_autosave_alone(app: Any) -> None:
+    """A whole match of a network table (a Table in this process, its seat 0 shown by the app's table screen):
+    the last summary opens the online match end, which records the match from seat 0's point of view; the
+    player's own autosave of a local game is still there afterwards."""
+    import queue
+
+    from app import navigation
+    from app.netplay import NetController
+    from saves.records import RecordsDB
+    from saves.session import GameSession, Seat
+
+    game = registry.create("scopa", {"target": 1})
+    local = GameSession.start(game, [Seat("human", "Me"), Seat("ai", "Bot", "random", "")], 5)
+    app.autosave_store().save(local)
+    net = Table.create("scopa", ["local", "ai:random"], {"target": 1}, seed=21)
+    inbox: queue.Queue[dict[str, Any]] = queue.Queue()
+    rng = random.Random(8)
+
+    def deliver(outbox: Any) -> None:
+        for seat, message in outbox:
+            if seat == 0:
+                inbox.put(message)
+
+    def move(m: int, hand: int, ply: int) -> None:
+        reason, _ = net.move(0, {"move": m, "hand": hand, "ply": ply})
+        assert reason is None
+        deliver(net.apply(m))
+
+    def ready(hand: int) -> None:
+        deliver(net.next_hand())
+
+    ctl = NetController(net.game, 0,
+                        lambda: [inbox.get_nowait() for _ in range(inbox.qsize())], move, ready, lambda: None)
+    deliver(net.start())
+    ctl.update()
+    app.reset_to(navigation.make(app, "table", ctl))
+    table = app.top
+    for _ in range(STEPS):
+        if app.top.name == "online_match_end":
+            break
+        seat = net.ai_to_move()
+        if seat is not None:
+            deliver(net.apply(rng.choice(net.state.legal_moves())))
+        if app.top is table:
+            play_seat_at_table(table, rng)
+        elif app.top.name == "summary":
+            key(app, pygame.K_RETURN)
+        app.step()
+    end = app.top
+    assert end.name == "online_match_end" and net.session is not None and net.session.match.over
+    assert end.record_id is not None and not end.message
+    with RecordsDB() as db:
+        assert db.count() == 1
+    assert ctl.match.totals == list(net.session.match.totals)
+    assert {seat for seat, _ in table.face_up_drawn} == {0}  # only this seat's hand was ever drawn face up
+    assert app.autosave_store().exists()  # the local game's autosave is untouched
+    key(app, pygame.K_RETURN)
+    assert app.top.name in ("menu", "survey")

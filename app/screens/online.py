@@ -24,6 +24,9 @@ from engine import registry
 from net.client import record_match
 from net.discovery import Browser
 from net.table import TableError
+from saves.records import RecordsDB
+from saves.session import GameSession
+from saves.survey import survey_due
 
 HOST_BIND = "0.0.0.0"
 """Where a hosted table listens (every interface: players on the local network can reach it)."""
@@ -347,9 +350,12 @@ class OnlineMatchEndScreen(Screen):
         self.message = ""
         self.record_id: int | None = None
         self.button: Any = None
+        self.session: GameSession | None = None
         end = controller.match_end
         if end is not None and end.get("record") is not None:
             try:
+                self.session = GameSession.from_dict(end["record"])
+                self.session.session_id = f"{self.session.session_id}:seat{controller.seat}"  # as record_match
                 self.record_id = record_match(end, controller.seat)
             except Exception as e:  # noqa: BLE001 - the game could not be recorded: say so, lose nothing else
                 self.message = t("The game could not be recorded: {error}", error=str(e).splitlines()[0])
@@ -366,7 +372,21 @@ class OnlineMatchEndScreen(Screen):
         if (event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element is self.button) or \
                 (event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER,
                                                                 pygame.K_ESCAPE)):
-            self.app.reset_to(navigation.make(self.app, "menu"))
+            self.leave_to_menu()
+
+    def leave_to_menu(self) -> None:
+        """The survey on this player's screen when the settings ask for it (answers stored here), then the menu."""
+        app = self.app
+        if self.session is not None and self.record_id is not None:
+            try:
+                with RecordsDB() as db:
+                    games = db.count()
+            except Exception:  # noqa: BLE001 - the survey's frequency then counts this game only
+                games = 1
+            if survey_due(app.settings, games):
+                app.reset_to(navigation.make(app, "survey", self.session, self.record_id, then="menu"))
+                return
+        app.reset_to(navigation.make(app, "menu"))
 
     def changing(self) -> bool:
         return False
