@@ -40,6 +40,7 @@ class SummaryScreen(Screen):
         if result is not None:
             rows = summaries.hand_rows(ctl.match.game, result.breakdown, [s.label for s in ctl.seats],
                                        list(result.team_points))
+            rows += summaries.pile_rows(ctl.match.game, ctl.state)  # Scopone/Scopa: the sides' captured cards
         rows.append(summaries.Row(t("Match total"), summaries.cells(list(ctl.match.totals)), "match"))
         return rows
 
