@@ -268,3 +268,31 @@ def test_a_finished_network_match_is_recorded_here_and_leaves_the_local_autosave
     assert app.autosave_store().exists()  # the local game's autosave is untouched
     key(app, pygame.K_RETURN)
     assert app.top.name in ("menu", "survey")
+
+
+def test_the_new_game_screen_chooses_the_variant_and_seats_of_a_hosted_table(app: Any) -> None:
+    from app.screens.menu import MenuScreen
+
+    app.reset_to(MenuScreen(app))
+    app.step()
+    key(app, pygame.K_o)
+    key(app, pygame.K_v)
+    setup = app.top
+    assert setup.name == "new_game" and setup.online is not None
+    assert "kind" not in {k[0] for k in setup.widgets if isinstance(k, tuple) and k[1] == 0}  # seat 1: this computer
+    setup.reset_game("sueca")
+    setup.variant["target"] = 2
+    setup.seats[2].kind, setup.seats[2].preset = "remote", ""
+    app.rebuild()
+    press(app, setup.widgets["start"])
+    lobby = app.top
+    try:
+        assert lobby.name == "online_lobby"
+        table = lobby.net.table
+        assert table.game.name == "sueca" and table.game.variant["target"] == 2
+        assert [s.kind for s in table.slots] == ["local", "remote", "remote", "ai"]
+        frames_until(app, lambda: lobby.net.controller.lobby is not None, "the lobby")
+        assert not lobby.can_start  # two remote seats are still free
+    finally:
+        key(app, pygame.K_ESCAPE)
+    assert app.top.name == "menu"

@@ -104,6 +104,8 @@ class OnlineScreen(Screen):
                 self.widgets[("kind", i)] = dropdown(ui, r, self.kind_options(), self.kind_text(kind))
             y += bh + gap
         self.widgets["host"] = button(ui, pygame.Rect(x, y + gap, col_w, bh), t("Host the table (H)"), "#primary")
+        y += bh + 2 * gap
+        self.widgets["options"] = button(ui, pygame.Rect(x, y + gap, col_w, bh), t("Variant and names... (V)"))
         # Join a table.
         x, y = 2 * margin + col_w, top
         label(ui, pygame.Rect(x, y, col_w, bh), t("Join a table"))
@@ -132,6 +134,8 @@ class OnlineScreen(Screen):
             key = next((k for k, wdg in self.widgets.items() if wdg is event.ui_element), None)
             if key == "host":
                 self.host()
+            elif key == "options":
+                self.options()
             elif key == "join":
                 self.join()
             elif key == "back":
@@ -157,6 +161,8 @@ class OnlineScreen(Screen):
                 self.app.pop()
             elif event.key == pygame.K_h:
                 self.host()
+            elif event.key == pygame.K_v:
+                self.options()
             elif event.key == pygame.K_j:
                 self.join()
 
@@ -174,14 +180,25 @@ class OnlineScreen(Screen):
         return (wdg.get_text().strip() if wdg is not None else "") or self.app.settings.player_name or t("Player")
 
     def host(self) -> None:
-        """Open a table with these seats and go to its lobby."""
+        """Open a table of the game's default variant with these seats and go to its lobby."""
         self.read_fields()
+        self.host_with(self.game_name, {}, self.kinds, self.player_name())
+
+    def options(self) -> None:
+        """Choose the variant, the seats and the names on the New game screen, which then hosts the table."""
+        self.read_fields()
+        self.app.push(navigation.make(self.app, "new_game", self.game_name, online=self.host_with))
+
+    def host_with(self, game_name: str, variant: dict[str, Any], kinds: list[str], name: str) -> None:
+        """Open the table and go to its lobby (on an error: back here, saying why)."""
         try:
-            hosted = HostedTable(self.game_name, self.kinds, {}, self.player_name(), HOST_BIND, ANNOUNCE, HOST_AI)
+            hosted = HostedTable(game_name, kinds, variant, name, HOST_BIND, ANNOUNCE, HOST_AI)
         except (TableError, OSError) as e:
             self.error = t("The table could not be opened: {error}", error=str(e))
+            if self.app.top is not self:
+                self.app.pop()
             return
-        self.app.replace(navigation.make(self.app, "online_lobby", hosted))
+        self.app.reset_to(navigation.make(self.app, "online_lobby", hosted))
 
     def join(self) -> None:
         """Join the table at the typed address with the typed code."""
