@@ -220,6 +220,8 @@ class Tour:
         screen.found = [{"address": "ws://192.168.1.20:45085", "game": "sueca", "host": "kitchen-pc"}]
         app.reset_to(screen)
         self.shot("online")
+        screen.options()
+        self.shot("online_setup")
         hosted = HostedTable("sueca", ["local", "remote", "ai:random", "ai:random"], {}, "Ana", "127.0.0.1",
                              announce=False, ai="agents", seed=7)
         joined = JoinedTable(hosted.address, hosted.code, "Rita")
