@@ -194,7 +194,11 @@ class NetController:
             self.seats[i] = NetSeat(name, "ai" if s.get("kind") == "ai" else "human")
 
     def _new_state(self, message: dict[str, Any]) -> None:
-        obs = Observation.from_dict(self.game, message["observation"])
+        try:
+            obs = Observation.from_dict(self.game, message["observation"])
+        except ValueError as e:  # a state this version cannot read: say so and keep the table as it was
+            self.notify(str(e).splitlines()[0], error=True, seconds=8)
+            return
         hand = int(message["hand"])
         if hand != self.hand or self.state is None:
             if hand != self.hand:

@@ -296,3 +296,17 @@ def test_the_new_game_screen_chooses_the_variant_and_seats_of_a_hosted_table(app
     finally:
         key(app, pygame.K_ESCAPE)
     assert app.top.name == "menu"
+
+
+def test_an_unreadable_state_is_reported_and_the_table_stays_as_it_was() -> None:
+    from app.netplay import NetController
+
+    game = registry.create("sueca", {})
+    state = game.new_hand(random.Random(2))
+    good = {"type": "state", "hand": 0, "ply": 0, "observation": state.observation(0).to_dict(), "totals": [0, 0]}
+    ctl = NetController(game, 0, list, lambda *a: None, lambda h: None, lambda: None)
+    ctl.feed(good)
+    before = ctl.state
+    ctl.feed({**good, "observation": {"seat": 0, "state": {"hands": 5}, "unknown": 0, "slots": []}})
+    assert ctl.state is before and ctl.notices and ctl.notices[-1].error
+    assert "malformed sueca observation" in ctl.notices[-1].text
