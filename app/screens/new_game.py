@@ -216,7 +216,7 @@ class NewGameScreen(Screen):
             self.widgets[("name", i)] = entry(ui, pygame.Rect(nx, y, nw, bh), seat.name)
             if self.online is not None and i == 0:  # the host's own seat
                 label(ui, pygame.Rect(nx + nw + gap, y, col_w - (nx + nw + gap - right.left), bh),
-                      t("You (this computer)"))
+                      t("This computer"))
                 y += bh + gap
                 continue
             self.widgets[("kind", i)] = dropdown(ui, pygame.Rect(nx + nw + gap, y, col_w - (nx + nw + gap -
