@@ -356,6 +356,25 @@ def generic(b: dict[str, Any], ctx: Context) -> list[Row]:
     return rows
 
 
+def pile_rows(game: Any, state: Any) -> list[Row]:
+    """Scopone/Scopa at the end of a hand: the cards each side captured, one row per suit with the cards'
+    values (1-10: Ace to King) in order; nothing for other games."""
+    captured = getattr(state, "captured", None)
+    teams = list(game.teams())
+    if summary_kind(game) != "capture" or not isinstance(captured, list) or len(captured) != len(teams):
+        return []
+    deck = game.deck
+    rows = [Row(t("Captured cards"), style="section")]
+    for suit, suit_name in enumerate(deck.suit_names):
+        row: list[Cell] = []
+        for pile in captured:
+            values = [str(deck.rank_of(c) + 1) for c in range(deck.size)
+                      if pile >> c & 1 and deck.suit_of(c) == suit]
+            row.append((Suit(suit), " " + (" ".join(values) if values else "–")))
+        rows.append(Row(t(suit_name), tuple(row)))
+    return rows
+
+
 def hand_rows(game: Any, breakdown: dict[str, Any], seat_names: list[str],
               team_points: list[float]) -> list[Row]:
     """The summary rows of a finished hand of ``game`` (a per-game builder, else the generic fallback)."""

@@ -129,6 +129,7 @@ class Tour:
         self.shot("settings")
         app.reset_to(RulesScreen(app, entries[0].name))
         self.shot("rules")
+        self.run_online()
         reviewed = False
         logged: set[str] = set()
         for entry in entries:
@@ -192,6 +193,63 @@ class Tour:
             app.top.go(12)
             self.shot("replay")
         self.run_study()
+
+    def wait(self, done: Any, frames: int = 1500) -> None:
+        """Step the app until ``done()`` (network threads answer in real time), at most ``frames`` frames."""
+        for _ in range(frames):
+            if done():
+                return
+            self.app.step()
+            time.sleep(0.005)
+
+    def run_online(self) -> None:
+        """About, Play online (with a table found on the network), the host's lobby with a player joined, that
+        player's lobby and their network table (host and player on 127.0.0.1 in this process)."""
+        from app.netplay import HostedTable, JoinedTable
+        from app.screens import online
+        from app.screens.credits import CreditsScreen
+
+        app = self.app
+        app.reset_to(CreditsScreen(app))
+        self.shot("credits")
+        browse, online.BROWSE = online.BROWSE, False
+        try:
+            screen = online.OnlineScreen(app)
+        finally:
+            online.BROWSE = browse
+        screen.found = [{"address": "ws://192.168.1.20:45085", "game": "sueca", "host": "kitchen-pc"}]
+        app.reset_to(screen)
+        self.shot("online")
+        screen.options()
+        self.shot("online_setup")
+        hosted = HostedTable("sueca", ["local", "remote", "ai:random", "ai:random"], {}, "Ana", "127.0.0.1",
+                             announce=False, ai="agents", seed=7)
+        joined = JoinedTable(hosted.address, hosted.code, "Rita")
+        try:
+            lobby = online.LobbyScreen(app, hosted)
+            app.reset_to(lobby)
+            self.wait(lambda: lobby.can_start and joined.poll() is None and joined.controller is not None)
+            self.shot("online_lobby_host")
+            lobby.opened = True  # the table stays open for its player's screens below
+            player = online.LobbyScreen(app, joined)
+            app.reset_to(player)
+            self.wait(lambda: joined.controller is not None and joined.controller.lobby is not None)
+            self.shot("online_lobby_join")
+            hosted.start()
+            self.wait(lambda: app.top is not player and app.top.name == "table")
+            host_seat = hosted.controller
+
+            def player_to_move() -> bool:
+                host_seat.update()  # the host's own seat plays its first legal move when it is its turn
+                if host_seat.human_to_move() and host_seat.state is not None:
+                    host_seat.play(host_seat.state.legal_moves()[0])
+                return joined.controller is not None and joined.controller.human_to_move()
+
+            self.wait(player_to_move, 400)
+            self.shot("online_table")
+        finally:
+            joined.close()
+            hosted.close()
 
     def run_study(self) -> None:
         """The study screens with ``saves/examples/study.json``: participant ID, consent, progress, a study

@@ -75,6 +75,29 @@ class Observation:
         return {"seat": self.seat, "state": self.state.to_dict(), "unknown": self.unknown,
                 "slots": [[s.name, s.owner, s.count, s.allowed, s.ordered] for s in self.slots]}
 
+    @classmethod
+    def from_dict(cls, game: Any, d: dict[str, Any]) -> Observation:
+        """The observation of :meth:`to_dict` for ``game`` (what a network client receives).
+
+        The masked state is loaded with the state class's ``masked_from_dict`` when it has one (a game whose
+        masked state differs from a full one, e.g. a stock left out), else its ``from_dict``; it is not
+        validated as a full state (its hidden cards are missing by design), but the slots must add up
+        (:meth:`check`). Raises ``ValueError`` (one line saying why) for anything malformed.
+        """
+        try:
+            if not isinstance(d, dict) or not isinstance(d.get("state"), dict):
+                raise TypeError("an observation must be an object with a state object")
+            state_cls = game.state_class()
+            loader = getattr(state_cls, "masked_from_dict", state_cls.from_dict)
+            state = loader(game, d["state"])
+            slots = [HiddenSlot(str(name), int(owner), int(count), int(allowed), bool(ordered))
+                     for name, owner, count, allowed, ordered in d["slots"]]
+            obs = cls(int(d["seat"]), state, int(d["unknown"]), slots)
+            obs.check()
+        except Exception as e:  # noqa: BLE001 - the state class's own format errors too, as one kind
+            raise ValueError(f"malformed {game.name} observation: {e}") from None
+        return obs
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Observation):
             return NotImplemented

@@ -227,7 +227,7 @@ def test_a_second_app_on_the_same_data_folder_only_reads(home: Path) -> None:
             second.push(MenuScreen(second))
             menu = second.top
             assert "Another cardtable" in menu.message and f"process {first.pid}" in menu.message
-            assert set(menu.buttons) == {"stats", "settings", "rules", "quit"}
+            assert set(menu.buttons) == {"stats", "settings", "rules", "credits", "quit"}
             menu.activate("new")
             assert second.top is menu
             menu.activate("stats")

@@ -1,5 +1,6 @@
 """The app's screens; importing this package registers every screen with ``app.navigation``."""
 
-from app.screens import menu, new_game, rules, settings, statistics, study, summary, survey, table
+from app.screens import credits, menu, new_game, online, rules, settings, statistics, study, summary, survey, table
 
-__all__ = ["menu", "new_game", "rules", "settings", "statistics", "study", "summary", "survey", "table"]
+__all__ = ["credits", "menu", "new_game", "online", "rules", "settings", "statistics", "study", "summary", "survey",
+           "table"]

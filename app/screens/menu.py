@@ -55,10 +55,12 @@ class MenuScreen(Screen):
             items.append(("continue", t("Continue")))
         if not self.read_only:
             items.append(("new", t("New game")))
+        if not self.read_only:
+            items.append(("online", t("Play online (O)")))
         if self.app.study_file and not self.read_only:
             items.append(("study", t("Study")))
         items += [("stats", t("Statistics")), ("settings", t("Settings")),
-                  ("rules", t("Rules")), ("quit", t("Quit"))]
+                  ("rules", t("Rules")), ("credits", t("About (A)")), ("quit", t("Quit"))]
         if self.asking_quit:
             items = [("quit_yes", t("Quit (Enter)")), ("quit_no", t("Stay (Esc)"))]
         total = len(items) * (bh + gap)
@@ -83,6 +85,7 @@ class MenuScreen(Screen):
                 self.activate("quit_no")
         elif event.type == pygame.KEYDOWN:
             shortcuts = {pygame.K_n: "new", pygame.K_c: "continue", pygame.K_s: "settings", pygame.K_r: "rules",
+                         pygame.K_o: "online", pygame.K_a: "credits",
                          pygame.K_q: "quit", pygame.K_ESCAPE: "ask_quit"}
             key = shortcuts.get(event.key)
             if key and (key in self.buttons or key == "ask_quit"):
@@ -95,7 +98,7 @@ class MenuScreen(Screen):
     def activate(self, key: str) -> None:
         """Run a menu entry."""
         app = self.app
-        if self.read_only and key in ("continue", "new", "study"):
+        if self.read_only and key in ("continue", "new", "study", "online"):
             return
         if key == "continue":
             self.continue_game()
@@ -105,6 +108,10 @@ class MenuScreen(Screen):
             error = app.open_study()
             if error:
                 self.message = error
+        elif key == "online":
+            app.push(navigation.make(app, "online"))
+        elif key == "credits":
+            app.push(navigation.make(app, "credits"))
         elif key == "stats":
             app.push(navigation.make(app, "statistics"))
         elif key == "settings":

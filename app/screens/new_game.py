@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pygame
@@ -70,8 +71,12 @@ class NewGameScreen(Screen):
     """Choose the game, its options and the seats."""
     name = "new_game"
 
-    def __init__(self, app: Any, game_name: str | None = None) -> None:
+    def __init__(self, app: Any, game_name: str | None = None,
+                 online: Callable[[str, dict[str, Any], list[str], str], None] | None = None) -> None:
         super().__init__(app)
+        self.online = online
+        """Set for a network table (Play online): seat 1 is this computer's player, the others remote players or
+        AIs, and Start calls ``online(game, variant, seats, name)`` (seats as ``net.table.parse_seats`` reads)."""
         self.games = registry.available()
         self.game_name = game_name if game_name in self.games else self.games[0]
         self.variant: dict[str, Any] = {}
@@ -87,6 +92,8 @@ class NewGameScreen(Screen):
         cls = registry.game_class(name)
         self.variant = {o.name: o.default for o in cls.options}
         self.seats = default_seats(self.num_players(), self.app.settings.player_name)
+        if self.online is not None and len(self.seats) > 1:
+            self.seats[1] = Seat("remote", "")
         self.error = ""
 
     def game(self) -> Game:
@@ -120,13 +127,16 @@ class NewGameScreen(Screen):
 
     def kind_options(self) -> list[str]:
         """Seat kinds: human, AI presets, rule-based agents."""
-        return [t("Human")] + [t("AI: {level}", level=t(level)) for level in workers.levels()] + \
+        return [t("Remote player") if self.online else t("Human")] + \
+            [t("AI: {level}", level=t(level)) for level in workers.levels()] + \
             [t("Rule-based: {name}", name=name) for name in self.rule_agents()]
 
     def seat_kind_text(self, seat: Seat) -> str:
         """The kind option shown for ``seat``."""
         if seat.kind == "human":
             return t("Human")
+        if seat.kind == "remote":
+            return t("Remote player")
         if not seat.preset and seat.spec:
             return t("Rule-based: {name}", name=seat.spec)
         return t("AI: {level}", level=t(seat.preset or "casual"))
@@ -142,7 +152,8 @@ class NewGameScreen(Screen):
         col_w = (w - 3 * margin) // 2
         left = pygame.Rect(margin, margin + int(bh * 1.6), col_w, h - 2 * margin - int(bh * 3.2))
         right = pygame.Rect(2 * margin + col_w, left.top, col_w, left.h)
-        label(ui, pygame.Rect(margin, margin // 2, w - 2 * margin, int(bh * 1.4)), t("New game"), "#title")
+        label(ui, pygame.Rect(margin, margin // 2, w - 2 * margin, int(bh * 1.4)),
+              t("Host a table") if self.online else t("New game"), "#title")
         y = left.top
         lw = int(col_w * 0.42)
         label(ui, pygame.Rect(left.left, y, lw, bh), t("Game"))
@@ -203,6 +214,11 @@ class NewGameScreen(Screen):
             nx = right.left + int(col_w * 0.22)
             nw = int(col_w * 0.36)
             self.widgets[("name", i)] = entry(ui, pygame.Rect(nx, y, nw, bh), seat.name)
+            if self.online is not None and i == 0:  # the host's own seat
+                label(ui, pygame.Rect(nx + nw + gap, y, col_w - (nx + nw + gap - right.left), bh),
+                      t("This computer"))
+                y += bh + gap
+                continue
             self.widgets[("kind", i)] = dropdown(ui, pygame.Rect(nx + nw + gap, y, col_w - (nx + nw + gap -
                                                                                         right.left), bh),
                                                  self.kind_options(), self.seat_kind_text(seat))
@@ -218,7 +234,8 @@ class NewGameScreen(Screen):
                     y += int(bh * 0.7)
         bw = max(200, min(320, w // 5))
         by = h - margin - bh
-        self.widgets["start"] = button(ui, pygame.Rect(w - margin - bw, by, bw, bh), t("Start (Enter)"), "#primary")
+        self.widgets["start"] = button(ui, pygame.Rect(w - margin - bw, by, bw, bh),
+                                       t("Host (Enter)") if self.online else t("Start (Enter)"), "#primary")
         self.widgets["back"] = button(ui, pygame.Rect(margin, by, bw, bh), t("Back (Esc)"))
 
     def valid(self) -> bool:
@@ -281,6 +298,8 @@ class NewGameScreen(Screen):
             seat = self.seats[key[1]]
             if text == t("Human"):
                 seat.kind, seat.preset, seat.spec = "human", "", ""
+            elif text == t("Remote player") and self.online is not None:
+                seat.kind, seat.preset, seat.spec = "remote", "", ""
             else:
                 for level in workers.levels():
                     if text == t("AI: {level}", level=t(level)):
@@ -297,6 +316,11 @@ class NewGameScreen(Screen):
         except VariantError as e:
             self.error = str(e)
             return False
+        if self.online is not None:
+            kinds = ["local"] + ["remote" if s.kind == "remote" else f"ai:{s.preset or s.spec or 'casual'}"
+                                 for s in self.seats[1:]]
+            self.online(game.name, dict(game.variant), kinds, self.seats[0].name)
+            return True
         hotseat = sum(s.kind == "human" for s in self.seats) > 1
         seats = [Seat(s.kind, seat_name(s.name, i, hotseat), s.spec if not s.preset else "", s.preset)
                  for i, s in enumerate(self.seats)]

@@ -40,6 +40,7 @@ class SummaryScreen(Screen):
         if result is not None:
             rows = summaries.hand_rows(ctl.match.game, result.breakdown, [s.label for s in ctl.seats],
                                        list(result.team_points))
+            rows += summaries.pile_rows(ctl.match.game, ctl.state)  # Scopone/Scopa: the sides' captured cards
         rows.append(summaries.Row(t("Match total"), summaries.cells(list(ctl.match.totals)), "match"))
         return rows
 
@@ -107,7 +108,8 @@ class SummaryScreen(Screen):
         """Deal the next hand, or show the match result after the last one."""
         ctl = self.ctl
         if ctl.match_over:
-            self.app.replace(MatchEndScreen(self.app, ctl))
+            end = getattr(ctl, "end_screen", None)  # a network table ends on its own screen
+            self.app.replace(navigation.make(self.app, end, ctl) if end else MatchEndScreen(self.app, ctl))
             return
         ctl.next_hand()
         self.table.summary_shown = False

@@ -384,6 +384,17 @@ class BiscaState(TrickState):
             raise StateFormatError("a masked observation state (hidden_stock) cannot be loaded as a game state")
         return state
 
+    @classmethod
+    def masked_from_dict(cls, game: Bisca, d: dict[str, Any]) -> BiscaState:
+        """An observation's masked state (``hidden_stock`` cards of the stock left out); not a playable state."""
+        hidden = d.get("hidden_stock", 0)
+        if not isinstance(hidden, int) or isinstance(hidden, bool) or not 0 <= hidden < game.deck.size:
+            raise StateFormatError(f"hidden_stock must be a card count, not {hidden!r}")
+        state = cls.from_dict(game, {k: v for k, v in d.items() if k != "hidden_stock"})
+        if hidden:
+            state.hidden_stock = hidden
+        return state
+
     def extra_card_sets(self) -> list[int]:
         m = 0
         for c in self.stock:

@@ -1,0 +1,312 @@
+"""Play online through the real app loop (SDL dummy driver, synthetic events, everything on 127.0.0.1): the app
+hosts a table with a remote seat that an in-process network client joins, the lobby shows the player, the host
+starts and a whole hand is played at the ordinary table screen; the app also joins a table hosted in the same
+process and plays its seat. The About screen lists the version, the licences and the source documents."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame  # noqa: E402
+import pygame_gui  # noqa: E402
+import pytest  # noqa: E402
+
+from app import i18n  # noqa: E402
+from app.workers import ThreadWorker  # noqa: E402
+from engine import agents, registry  # noqa: E402
+from net.client import Client, choose  # noqa: E402
+from net.host import Host  # noqa: E402
+from net.table import Table  # noqa: E402
+
+STEPS = 6000
+"""At most this many app frames per phase (each waits a few milliseconds for the network threads)."""
+
+
+@pytest.fixture
+def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.setenv("CARDTABLE_HOME", str(tmp_path))
+    from app.main import App
+    from app.screens import online
+
+    monkeypatch.setattr(online, "HOST_BIND", "127.0.0.1")
+    monkeypatch.setattr(online, "ANNOUNCE", False)
+    monkeypatch.setattr(online, "BROWSE", False)
+    monkeypatch.setattr(online, "HOST_AI", "agents")
+    application = App((800, 600), headless=True, worker_factory=ThreadWorker)
+    application.settings.animation_speed = 0
+    i18n.set_language("en")
+    yield application
+    application.shutdown()
+    i18n.set_language("en")
+
+
+def press(app: Any, element: Any) -> None:
+    pygame.event.post(pygame.event.Event(pygame_gui.UI_BUTTON_PRESSED, ui_element=element))
+    app.step()
+
+
+def key(app: Any, k: int) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode=""))
+    app.step()
+
+
+def frames_until(app: Any, done: Any, what: str, between: Any = None) -> None:
+    for _ in range(STEPS):
+        if done():
+            return
+        if between is not None:
+            between()
+        app.step()
+        time.sleep(0.003)
+    raise AssertionError(f"the app never got to: {what}")
+
+
+def play_seat_at_table(table: Any, rng: random.Random) -> None:
+    """The table's player makes a legal move the way the screen does (a pass: select the cards, confirm)."""
+    ctl = table.ctl
+    if not ctl.human_to_move():
+        return
+    legal = ctl.state.legal_moves()
+    if table.pass_mode():
+        hand = [c for c in range(table.game.deck.size) if ctl.state.hands[ctl.seat] >> c & 1]
+        table.selected = rng.sample(hand, table.pass_needed())
+        table.confirm_pass()
+        return
+    table.play(rng.choice(legal))
+
+
+class RemotePlayer:
+    """An in-process network client that plays its seat with random legal moves."""
+
+    def __init__(self, address: str, code: str, name: str) -> None:
+        self.client = Client(address, code, name, reconnect_seconds=10)
+        self.client.start()
+        self.agent: Any = None
+        self.seen: list[str] = []
+
+    def poll(self) -> None:
+        while not self.client.inbox.empty():
+            message = self.client.inbox.get_nowait()
+            kind = message["type"]
+            self.seen.append(kind)
+            if kind == "welcome":
+                self.agent = agents.make("random", registry.create(message["game"], message["variant"]))
+            elif kind == "your_turn":
+                self.client.move(choose(self.agent, message, 5), message["hand"], message["ply"])
+            elif kind == "hand_end":
+                self.client.ready(message["hand"])
+
+
+def test_host_a_table_a_client_joins_and_a_hand_is_played(app: Any) -> None:
+    from app.screens.menu import MenuScreen
+
+    app.reset_to(MenuScreen(app))
+    app.step()
+    press(app, app.top.buttons["online"])
+    online = app.top
+    assert online.name == "online"
+    online.game_name = "hearts"
+    online.kinds = ["local", "remote", "ai:random", "ai:random"]
+    app.rebuild()
+    press(app, online.widgets["host"])
+    lobby = app.top
+    assert lobby.name == "online_lobby" and lobby.net.is_host
+    frames_until(app, lambda: lobby.net.controller.lobby is not None, "the lobby")
+    assert not lobby.can_start
+    player = RemotePlayer(lobby.net.address, lobby.net.code.lower(), "Rita")
+    try:
+        frames_until(app, lambda: lobby.can_start, "a full table", player.poll)
+        seats = lobby.net.controller.lobby["seats"]
+        assert seats[1]["name"] == "Rita" and seats[1]["connected"]
+        key(app, pygame.K_RETURN)  # the host starts
+        frames_until(app, lambda: app.top.name == "table", "the table", player.poll)
+        table = app.top
+        ctl = table.ctl
+        assert ctl.seats[1].label == "Rita" and ctl.seat == 0
+        rng = random.Random(3)
+
+        def both_play() -> None:
+            player.poll()
+            if app.top is table:
+                play_seat_at_table(table, rng)
+
+        frames_until(app, lambda: app.top.name == "summary", "the end of the hand", both_play)
+        assert ctl.hand_result is not None and len(ctl.hand_result.points) == 4
+        assert sum(e.kind == "trick" for e in ctl.log) == 13  # every trick of the hand was seen at the table
+        assert "hand_end" in player.seen
+        assert table.face_up_drawn and {seat for seat, _ in table.face_up_drawn} == {0}
+        key(app, pygame.K_RETURN)  # next hand: both are ready, the host deals
+        frames_until(app, lambda: ctl.hand == 1 and ctl.state is not None and not ctl.state.is_terminal(),
+                     "the second deal", player.poll)
+        assert app.top is table and ctl.hand_result is None
+    finally:
+        player.client.close()
+        app.reset_to(MenuScreen(app))  # leaves the table: the host stops
+
+
+def test_join_a_table_from_the_app_and_play_a_hand(app: Any) -> None:
+    from app.screens.menu import MenuScreen
+
+    table = Table.create("bisca", ["remote", "ai:random"], {}, seed=9)
+    host = Host(table, "127.0.0.1", 0, ai="agents", hand_pause=30)
+    address = host.start()
+    try:
+        app.reset_to(MenuScreen(app))
+        app.step()
+        key(app, pygame.K_o)
+        online = app.top
+        online.widgets["address"].set_text(address.removeprefix("ws://"))
+        online.widgets["code"].set_text("wrong1")
+        press(app, online.widgets["join"])
+        lobby = app.top
+        frames_until(app, lambda: bool(lobby.net.error), "the refusal of a wrong code")
+        assert "code" in lobby.net.error
+        key(app, pygame.K_ESCAPE)
+        key(app, pygame.K_o)
+        online = app.top
+        online.widgets["address"].set_text(address.removeprefix("ws://"))
+        online.widgets["code"].set_text(table.code)
+        press(app, online.widgets["join"])
+        lobby = app.top
+        frames_until(app, lambda: lobby.net.controller is not None and lobby.net.controller.lobby is not None,
+                     "the welcome")
+        assert lobby.net.controller.seat == 0 and table.slots[0].connected
+        host.start_match()
+        frames_until(app, lambda: app.top.name == "table", "the table")
+        screen = app.top
+        ctl = screen.ctl
+        rng = random.Random(4)
+        frames_until(app, lambda: app.top.name == "summary", "the end of the hand",
+                     lambda: play_seat_at_table(screen, rng) if app.top is screen else None)
+        truth = table.session.match.hands[-1] if table.session.match.hands else None
+        assert ctl.hand_result is not None and truth is not None
+        assert ctl.hand_result.to_dict() == truth.to_dict()
+    finally:
+        app.reset_to(MenuScreen(app))
+        host.stop()
+
+
+def test_about_lists_version_licences_and_sources(app: Any) -> None:
+    from app.resources import app_version
+    from app.screens.menu import MenuScreen
+
+    app.reset_to(MenuScreen(app))
+    app.step()
+    press(app, app.top.buttons["credits"])
+    about = app.top
+    assert about.name == "credits"
+    text = " ".join(line for line, *_ in about.lines(16, 700))
+    for needle in (app_version(), "LGPL", "websockets", "DejaVu", "Di Palma", "Kaššák", "Cowling"):
+        assert needle in text
+    key(app, pygame.K_DOWN)
+    key(app, pygame.K_ESCAPE)
+    assert app.top.name == "menu"
+
+
+def test_a_finished_network_match_is_recorded_here_and_leaves_the_local_autosave_alone(app: Any) -> None:
+    """A whole match of a network table (a Table in this process, its seat 0 shown by the app's table screen):
+    the last summary opens the online match end, which records the match from seat 0's point of view; the
+    player's own autosave of a local game is still there afterwards."""
+    import queue
+
+    from app import navigation
+    from app.netplay import NetController
+    from saves.records import RecordsDB
+    from saves.session import GameSession, Seat
+
+    game = registry.create("scopa", {"target": 1})
+    local = GameSession.start(game, [Seat("human", "Me"), Seat("ai", "Bot", "random", "")], 5)
+    app.autosave_store().save(local)
+    net = Table.create("scopa", ["local", "ai:random"], {"target": 1}, seed=21)
+    inbox: queue.Queue[dict[str, Any]] = queue.Queue()
+    rng = random.Random(8)
+
+    def deliver(outbox: Any) -> None:
+        for seat, message in outbox:
+            if seat == 0:
+                inbox.put(message)
+
+    def move(m: int, hand: int, ply: int) -> None:
+        reason, _ = net.move(0, {"move": m, "hand": hand, "ply": ply})
+        assert reason is None
+        deliver(net.apply(m))
+
+    def ready(hand: int) -> None:
+        deliver(net.next_hand())
+
+    ctl = NetController(net.game, 0,
+                        lambda: [inbox.get_nowait() for _ in range(inbox.qsize())], move, ready, lambda: None)
+    deliver(net.start())
+    ctl.update()
+    app.reset_to(navigation.make(app, "table", ctl))
+    table = app.top
+    for _ in range(STEPS):
+        if app.top.name == "online_match_end":
+            break
+        seat = net.ai_to_move()
+        if seat is not None:
+            deliver(net.apply(rng.choice(net.state.legal_moves())))
+        if app.top is table:
+            play_seat_at_table(table, rng)
+        elif app.top.name == "summary":
+            key(app, pygame.K_RETURN)
+        app.step()
+    end = app.top
+    assert end.name == "online_match_end" and net.session is not None and net.session.match.over
+    assert end.record_id is not None and not end.message
+    with RecordsDB() as db:
+        assert db.count() == 1
+    assert ctl.match.totals == list(net.session.match.totals)
+    assert {seat for seat, _ in table.face_up_drawn} == {0}  # only this seat's hand was ever drawn face up
+    assert app.autosave_store().exists()  # the local game's autosave is untouched
+    key(app, pygame.K_RETURN)
+    assert app.top.name in ("menu", "survey")
+
+
+def test_the_new_game_screen_chooses_the_variant_and_seats_of_a_hosted_table(app: Any) -> None:
+    from app.screens.menu import MenuScreen
+
+    app.reset_to(MenuScreen(app))
+    app.step()
+    key(app, pygame.K_o)
+    key(app, pygame.K_v)
+    setup = app.top
+    assert setup.name == "new_game" and setup.online is not None
+    assert "kind" not in {k[0] for k in setup.widgets if isinstance(k, tuple) and k[1] == 0}  # seat 1: this computer
+    setup.reset_game("sueca")
+    setup.variant["target"] = 2
+    setup.seats[2].kind, setup.seats[2].preset = "remote", ""
+    app.rebuild()
+    press(app, setup.widgets["start"])
+    lobby = app.top
+    try:
+        assert lobby.name == "online_lobby"
+        table = lobby.net.table
+        assert table.game.name == "sueca" and table.game.variant["target"] == 2
+        assert [s.kind for s in table.slots] == ["local", "remote", "remote", "ai"]
+        frames_until(app, lambda: lobby.net.controller.lobby is not None, "the lobby")
+        assert not lobby.can_start  # two remote seats are still free
+    finally:
+        key(app, pygame.K_ESCAPE)
+    assert app.top.name == "menu"
+
+
+def test_an_unreadable_state_is_reported_and_the_table_stays_as_it_was() -> None:
+    from app.netplay import NetController
+
+    game = registry.create("sueca", {})
+    state = game.new_hand(random.Random(2))
+    good = {"type": "state", "hand": 0, "ply": 0, "observation": state.observation(0).to_dict(), "totals": [0, 0]}
+    ctl = NetController(game, 0, list, lambda *a: None, lambda h: None, lambda: None)
+    ctl.feed(good)
+    before = ctl.state
+    ctl.feed({**good, "observation": {"seat": 0, "state": {"hands": 5}, "unknown": 0, "slots": []}})
+    assert ctl.state is before and ctl.notices and ctl.notices[-1].error
+    assert "malformed sueca observation" in ctl.notices[-1].text
