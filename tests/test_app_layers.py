@@ -11,7 +11,7 @@ from unittest import mock
 
 from tests import test_layers as layers
 
-APP_PACKAGES = ("app", "saves")
+APP_PACKAGES = ("app", "net", "saves")
 MAX_MODULES_NAMING_A_GAME = 2
 
 
