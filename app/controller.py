@@ -17,7 +17,7 @@ from typing import Any
 
 from app import describe, workers
 from app.describe import LogEntry
-from engine.game import GameState, HandResult
+from engine.game import GameState, HandResult, IllegalMove
 from engine.rng import derive_seed
 from saves.limits import move_time_limit
 from saves.session import GameSession, Seat
@@ -292,11 +292,11 @@ class Controller:
         self.notices.append(Notice(text, self.clock() + seconds, error))
 
     # --- moves ---------------------------------------------------------------------------------
-    def play(self, move: int) -> str | None:
+    def play(self, move: int) -> IllegalMove | None:
         """A human move for the current seat; returns the reason when it is illegal (nothing changes)."""
         if not self.human_to_move():
-            return "it is not your turn"
-        reason = self.state.illegal_reason(move)
+            return describe.NOT_YOUR_TURN
+        reason = self.state.illegal_move(move)
         if reason is not None:
             return reason
         self._apply(move)

@@ -22,6 +22,7 @@ from app import describe, i18n  # noqa: E402
 from app import moves as movelib  # noqa: E402
 from app.workers import ThreadWorker  # noqa: E402
 from engine import registry  # noqa: E402
+from engine.game import IllegalMove  # noqa: E402
 from saves.session import Seat  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -273,7 +274,8 @@ def test_cards_hints_and_reasons_read_in_the_players_language(lang: str) -> None
                             state, moves)[0]:
                         reason, shown = describe.card_reason(state, card)
                         if reason:
-                            assert shown != reason, (game_name, reason)
+                            assert reason.code in describe.REASON_TEMPLATES, (game_name, reason)
+                            assert shown != reason.text, (game_name, reason)
                             assert not CODE.search(shown), (game_name, shown)
                 state.apply(rng.choice(moves))
     finally:
@@ -284,10 +286,35 @@ def test_every_reason_template_is_translated() -> None:
     tables = {lang: json.loads((ROOT / f"assets/i18n/{lang}.json").read_text(encoding="utf-8"))
               for lang in ("en", "pt", "it", "sk")}
     fields = re.compile(r"{(\w+)}")
-    for _, template, _ in describe.REASONS:
+    for template, _ in describe.REASON_TEMPLATES.values():
         for lang, table in tables.items():
             assert template in table, (lang, template)
             assert sorted(fields.findall(table[template])) == sorted(fields.findall(template)), (lang, template)
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_every_illegal_code_a_game_can_give_is_translated(name: str) -> None:
+    """Each code of the game's illegal_codes has a template, every field it names is filled in each language,
+    and the fields the engine gives (suits, cards) come out as names, not codes."""
+    game = registry.create(name)
+    state = game.new_hand(random.Random(0), dealer=0)
+    codes = type(state).illegal_codes
+    assert codes and codes <= set(describe.REASON_TEMPLATES), codes - set(describe.REASON_TEMPLATES)
+    deck = game.deck
+    sample = {"suit": 0, "card": 0, "cards": (0, 1), "example": (1,), "n": 3, "seat": 1, "total": 9, "value": 7}
+    try:
+        for lang in ("en", "pt", "it", "sk"):
+            i18n.set_language(lang)
+            for code in codes:
+                shown = describe.reason_text(IllegalMove(code, "English", dict(sample)), deck, 0)
+                assert shown != "English" and "{" not in shown and not CODE.search(shown), (lang, code, shown)
+    finally:
+        i18n.set_language("en")
+
+
+def test_unknown_reason_code_falls_back_to_the_english_text() -> None:
+    game = registry.create("sueca")
+    assert describe.reason_text(IllegalMove("new_rule", "a brand new rule"), game.deck) == "a brand new rule"
 
 
 def test_court_index_letters_follow_the_language() -> None:

@@ -14,8 +14,10 @@ from engine import registry
 _CARD = re.compile(r"\b[0-9A-Z]{1,2}[A-Z]\b|\d+")
 
 VARIANTS = {
-    "bisca": [{}, {"trump_exchange": "2"}], "briscola": [{}, {"trump_exchange": "2", "players": 4}], "hearts": [{}, {"jack_diamonds": True}],
-    "scopone": [{}, {"ace_sweep": "assi", "capture_choice": "fewest"}, {"ace_sweep": "sbarazzino"}], "scopa": [{}, {"scopa_a_15": True}],
+    "bisca": [{}, {"trump_exchange": "2"}], "briscola": [{}, {"trump_exchange": "2", "players": 4}],
+    "hearts": [{}, {"jack_diamonds": True}],
+    "scopone": [{}, {"ace_sweep": "assi", "capture_choice": "fewest"}, {"ace_sweep": "sbarazzino"}],
+    "scopa": [{}, {"scopa_a_15": True}],
     "pharaoh": [{}, {"rules": "seed", "players": 3}],
 }
 PER_VARIANT = 40

@@ -488,8 +488,8 @@ class TableScreen(Screen):
         reason = self.ctl.play(move)
         if reason is not None:
             cards = movelib.move_cards(self.ctl.state, move)
-            reason = describe.reason_text(reason, self.game.deck, cards[0] if cards else None)
-            self.ctl.notify(t("Not allowed: {reason}", reason=reason), error=True)
+            shown = describe.reason_text(reason, self.game.deck, cards[0] if cards else None)
+            self.ctl.notify(t("Not allowed: {reason}", reason=shown), error=True)
         else:
             self.choice = None
             self.selected = []
@@ -707,10 +707,13 @@ class TableScreen(Screen):
         self.selected = []
         for c in cards:
             move = movelib.pass_move(self.ctl.state, c)
-            reason = self.ctl.play(move) if move is not None else self.card_reason(c)
+            if move is None:
+                self.ctl.notify(t("Not allowed: {reason}", reason=self.card_reason(c)), error=True)
+                break
+            reason = self.ctl.play(move)
             if reason is not None:
-                reason = describe.reason_text(reason, self.game.deck, c)
-                self.ctl.notify(t("Not allowed: {reason}", reason=reason), error=True)
+                shown = describe.reason_text(reason, self.game.deck, c)
+                self.ctl.notify(t("Not allowed: {reason}", reason=shown), error=True)
                 break
 
     # --- frame ---------------------------------------------------------------------------------
