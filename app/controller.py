@@ -7,7 +7,6 @@ for human moves. The controller autosaves after every move, keeps the hotseat pr
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 import time
@@ -305,14 +304,11 @@ class Controller:
     def _apply(self, move: int) -> None:
         state = self.state
         seat = state.current_player
-        trick_before = state.last_trick()
+        trick_before, points_before = state.last_trick(), state.running_points()
         entry = describe.log_entry(state, move)
-        size_before = describe.hand_size(state, seat)
         for listener in self.listeners:
             listener("before", seat, move)
         state.apply(move)
-        if entry.kind == "draw":
-            entry = dataclasses.replace(entry, count=max(1, describe.hand_size(state, seat) - size_before))
         self.log.append(entry)
         self.notices = [n for n in self.notices if not n.hint]
         self.session.record_move(move)
@@ -323,10 +319,10 @@ class Controller:
         self.version += 1
         self.hint_move = None
         self.hint_moves = []
-        trick_after = state.last_trick()
-        if trick_after is not None and trick_after != trick_before:
+        won = describe.trick_entry(trick_before, points_before, state)
+        if won is not None:
             self.last_trick = last_trick_of(state)
-            self.log.append(LogEntry(trick_after[0], "trick"))
+            self.log.append(won)
             self.hold_until = self.clock() + self.trick_pause_ms / 1000.0
         if state.is_terminal():
             self._finish_hand()
@@ -401,14 +397,12 @@ class Controller:
             if log is None:
                 state.apply(move)
                 continue
-            entry, size, trick = describe.log_entry(state, move), describe.hand_size(state, seat), state.last_trick()
+            entry, trick, points = describe.log_entry(state, move), state.last_trick(), state.running_points()
             state.apply(move)
-            if entry.kind == "draw":
-                entry = dataclasses.replace(entry, count=max(1, describe.hand_size(state, seat) - size))
             log.append(entry)
-            after = state.last_trick()
-            if after is not None and after != trick:
-                log.append(LogEntry(after[0], "trick"))
+            won = describe.trick_entry(trick, points, state)
+            if won is not None:
+                log.append(won)
         return state, movers
 
     def _replayed_log(self) -> list[LogEntry]:

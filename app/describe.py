@@ -74,11 +74,14 @@ class LogEntry:
     suit: int | None = None
     count: int = 0
     notation: str = ""
+    points: float | None = None
+    """``trick``: the points the trick brought its winner's side (``GameState.running_points``), when the game
+    counts points during the hand."""
 
 
 def log_entry(before: GameState, move: int, after: GameState | None = None) -> LogEntry:
-    """The log entry of ``move`` played in ``before`` (``after``: the state once it was played, to count the
-    cards a draw took; one without it)."""
+    """The log entry of ``move`` played in ``before`` (a draw counts its cards with ``GameState.draw_count``;
+    ``after``, the state once it was played, counts them for a game without it)."""
     seat = before.current_player
     try:
         notation = before.move_text(move)
@@ -90,7 +93,9 @@ def log_entry(before: GameState, move: int, after: GameState | None = None) -> L
     if not cards:
         word = notation.split(" ")[0].lower()
         if word == "draw":
-            drawn = hand_size(after, seat) - hand_size(before, seat) if after is not None else 0
+            drawn = before.draw_count(move)
+            if not drawn and after is not None:
+                drawn = hand_size(after, seat) - hand_size(before, seat)
             return LogEntry(seat, "draw", count=max(1, drawn))
         if word in ("skip", "pass"):
             return LogEntry(seat, "skip")
@@ -133,8 +138,24 @@ def entry_text(entry: LogEntry, deck: Deck, names: Sequence[str], viewer: int | 
     if kind == "swap":
         return t("{name} exchanges the trump card", name=name)
     if kind == "trick":
-        return t("{name} wins the trick", name=name)
+        if entry.points is None:
+            return t("{name} wins the trick", name=name)
+        if entry.points == 1:
+            return t("{name} wins the trick: 1 point", name=name)
+        return t("{name} wins the trick: {n} points", name=name, n=f"{entry.points:g}")
     return f"{name}: {t(entry.notation)}"
+
+
+def trick_entry(trick_before: Any, points_before: list[float] | None, after: GameState) -> LogEntry | None:
+    """The ``trick`` entry when the move that led from ``trick_before`` (``last_trick()`` before it) and
+    ``points_before`` (``running_points()`` before it) to ``after`` completed a trick, else None."""
+    trick = after.last_trick()
+    if trick is None or trick == trick_before:
+        return None
+    winner = trick[0]
+    points = after.running_points()
+    gained = None if points is None or points_before is None else points[winner] - points_before[winner]
+    return LogEntry(winner, "trick", points=gained)
 
 
 def move_phrase(state: GameState, move: int) -> str:

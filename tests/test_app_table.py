@@ -383,3 +383,56 @@ def test_enter_starts_the_game_right_after_a_drop_down_pick(app: Any) -> None:
     assert setup.seats[1].preset == "beginner"
     key(app, pygame.K_RETURN)
     assert app.top.name == "table" and app.top.ctl.seats[1].preset == "beginner"
+
+
+def test_log_says_what_a_trick_brought_and_how_many_cards_a_draw_took() -> None:
+    game = registry.create("sueca")
+    state = game.new_hand(random.Random(5), dealer=3)
+    rng = random.Random(2)
+    won = None
+    while won is None:
+        trick, points = state.last_trick(), state.running_points()
+        state.apply(rng.choice(state.legal_moves()))
+        won = describe.trick_entry(trick, points, state)
+    winner, plays = state.last_trick()
+    total = sum(game.card_points[c] for _, c in plays)
+    assert won.seat == winner and won.points == total
+    names = ["Ana", "Bruno", "Carla", "Dario"]
+    expected = f"{names[winner]} wins the trick: " + ("1 point" if total == 1 else f"{total} points")
+    assert describe.entry_text(won, game.deck, names, None) == expected
+    pharaoh = registry.create("pharaoh")
+    state = pharaoh.new_hand(random.Random(1), dealer=0)
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        moves = state.legal_moves()
+        draws = [m for m in moves if state.draw_count(m)]
+        if draws and state.draw_count(draws[0]) > 1:
+            entry = describe.log_entry(state, draws[0])
+            assert entry.kind == "draw" and entry.count == state.draw_count(draws[0]) > 1
+            break
+        state.apply(rng.choice(moves))
+    else:
+        pytest.fail("no VII penalty draw in 400 moves")
+
+
+def test_hearts_sidebar_shows_running_penalty_points_and_received_cards() -> None:
+    from app.screens.table import TableScreen
+    from app.tables.base import View
+
+    game = registry.create("hearts", {"passing": "left"})
+    state = game.new_hand(random.Random(4), dealer=0)
+    while state.passing:
+        state.apply(state.legal_moves()[0])
+    passer, cards = state.received_pass(0)
+    view = View(state=state, viewer=0, bottom=0, counts=[13] * 4, names=["You", "Bruno", "Carla", "Dario"], current=0)
+    TableScreen.add_received(view, state, state.observation(0))
+    assert view.received_from == passer == 3 and view.received == set(cards)
+    rng = random.Random(3)
+    while not any(state.running_points()) and not state.is_terminal():
+        state.apply(rng.choice(state.legal_moves()))
+    from app.tables.trick import TrickRenderer
+    view = View(state=state, viewer=0, bottom=0, counts=[13] * 4, names=["You", "Bruno", "Carla", "Dario"], current=0)
+    lines = TrickRenderer(game, None).info_lines(view)
+    points = state.running_points()
+    assert any(line.startswith("Points this hand: ") and f"You {points[0]:g}" in line for line in lines), lines

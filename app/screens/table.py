@@ -802,17 +802,16 @@ class TableScreen(Screen):
 
     @staticmethod
     def add_received(view: View, state: Any, obs: Any) -> None:
-        """Hearts: the cards the viewer received in the pass (their own cards), shown until the first trick."""
+        """Hearts: the cards the viewer received in the pass (``GameState.received_pass``) still in the hand,
+        shown until the first trick is complete."""
         viewer = view.viewer
-        target = getattr(state, "pass_target", None)
-        if viewer is None or not callable(target) or getattr(state, "passing", True) or \
-                not getattr(state, "pass_offset", 0) or any(getattr(state, "tricks_won", [1])):
+        if viewer is None or state.last_trick() is not None:
             return
-        passer = next((s for s in range(state.num_players) if target(s) == viewer and s != viewer), None)
-        if passer is None:
+        received = state.received_pass(viewer)
+        if received is None:
             return
-        view.received = {c for c in range(state.game.deck.size)
-                         if state.passed[passer] >> c & 1 and obs.state.hands[viewer] >> c & 1}
+        passer, cards = received
+        view.received = {c for c in cards if obs.state.hands[viewer] >> c & 1}
         view.received_from = passer
 
     def draw(self, surface: pygame.Surface) -> None:
