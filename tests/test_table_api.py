@@ -5,6 +5,7 @@ trump and the trump suit (``GameState.move_cards``, ``is_pass_move``, ``last_tri
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -254,3 +255,27 @@ def test_sueca_trick_points_are_running_point_steps() -> None:
     points = sum(game.card_points[c] for _, c in plays)
     assert state.running_points()[winner] == state.running_points()[(winner + 2) % 4] == points
     assert state.running_points()[(winner + 1) % 4] == 0.0
+
+
+def test_match_validate_refuses_impossible_counters() -> None:
+    from engine.game import StateFormatError
+    from engine.match import MAX_HANDS, Match
+
+    game = registry.create("sueca")
+    match = Match.start(game, seed=1)
+    match.validate()
+    good = match.to_dict()
+    for key, value, message in (("dealer", 4, "dealer 4 is not a seat (0 to 3)"),
+                                ("hand_index", MAX_HANDS + 1, "out of range"),
+                                ("hand_index", 2, "0 scored hands do not fit hand index 2")):
+        with pytest.raises(StateFormatError, match=re.escape(message)):
+            Match.from_dict({**good, key: value})
+    rng = random.Random(0)
+    while not match.state.is_terminal():
+        match.state.apply(rng.choice(match.state.legal_moves()))
+    match.finish_hand()
+    scored = match.to_dict()
+    Match.from_dict(scored).validate()
+    unfinished = {**scored, "state": good["state"]}
+    with pytest.raises(StateFormatError, match="scored but not finished"):
+        Match.from_dict(unfinished)
