@@ -277,7 +277,7 @@ class Controller:
             self.notify(t("The hint could not be computed: {error}", error=first_line), error=True)
             return
         self.notify(t("The AI of {name} failed ({error}); it played a random legal move.",
-                      name=self.seats[seat].label, error=first_line), error=True, seconds=6)
+                      name=describe.seat_name(self.seats[seat].label), error=first_line), error=True, seconds=6)
         state = self.state
         legal = state.legal_moves()
         if fallback not in legal:

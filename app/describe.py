@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app import moves as movelib
-from app.i18n import t
+from app.i18n import LANGUAGES, load_table, t
 from engine import registry
 from engine.cards import Deck
 from engine.game import GameState, IllegalMove
@@ -40,6 +40,22 @@ def cards_text(deck: Deck, cards: Sequence[int]) -> str:
 def suit_name(deck: Deck, suit: int) -> str:
     """A suit's name in the current language."""
     return t(deck.suit_names[suit])
+
+
+def _in(lang: str, text: str) -> str:
+    return text if lang == "en" else load_table(lang).get(text, text)
+
+
+def seat_name(label: str) -> str:
+    """A seat's name in the current language: the default names ("You", "Player 2"), stored in the language the
+    game started in, follow the current language; any other name is shown as written."""
+    for lang in LANGUAGES:
+        if label == _in(lang, "You"):
+            return t("You")
+        player = _in(lang, "Player") + " "
+        if label.startswith(player) and label[len(player):].isdigit():
+            return f"{t('Player')} {label[len(player):]}"
+    return label
 
 
 def table_kind(state: GameState) -> str:

@@ -436,3 +436,20 @@ def test_hearts_sidebar_shows_running_penalty_points_and_received_cards() -> Non
     lines = TrickRenderer(game, None).info_lines(view)
     points = state.running_points()
     assert any(line.startswith("Points this hand: ") and f"You {points[0]:g}" in line for line in lines), lines
+
+
+def test_default_seat_names_follow_the_current_language() -> None:
+    """A game started in Italian shows "You"/"Player 2" in English once the language changes, and back."""
+    from app.screens.new_game import seat_name as new_seat_name
+
+    try:
+        i18n.set_language("it")
+        started = [i18n.t("You"), new_seat_name("", 1, True), "Ana"]
+        assert started == ["Tu", "Giocatore 2", "Ana"]
+        i18n.set_language("en")
+        assert [describe.seat_name(n) for n in started] == ["You", "Player 2", "Ana"]
+        i18n.set_language("sk")
+        assert [describe.seat_name(n) for n in started] == ["Vy", "Hráč 2", "Ana"]
+        assert new_seat_name("Tu", 0, True) == "Hráč 1"  # a hotseat's default "You" of any language
+    finally:
+        i18n.set_language("en")
