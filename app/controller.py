@@ -7,7 +7,6 @@ for human moves. The controller autosaves after every move, keeps the hotseat pr
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 import time
@@ -17,7 +16,7 @@ from typing import Any
 
 from app import describe, workers
 from app.describe import LogEntry
-from engine.game import GameState, HandResult
+from engine.game import GameState, HandResult, IllegalMove
 from engine.rng import derive_seed
 from saves.limits import move_time_limit
 from saves.session import GameSession, Seat
@@ -278,7 +277,7 @@ class Controller:
             self.notify(t("The hint could not be computed: {error}", error=first_line), error=True)
             return
         self.notify(t("The AI of {name} failed ({error}); it played a random legal move.",
-                      name=self.seats[seat].label, error=first_line), error=True, seconds=6)
+                      name=describe.seat_name(self.seats[seat].label), error=first_line), error=True, seconds=6)
         state = self.state
         legal = state.legal_moves()
         if fallback not in legal:
@@ -292,11 +291,11 @@ class Controller:
         self.notices.append(Notice(text, self.clock() + seconds, error))
 
     # --- moves ---------------------------------------------------------------------------------
-    def play(self, move: int) -> str | None:
+    def play(self, move: int) -> IllegalMove | None:
         """A human move for the current seat; returns the reason when it is illegal (nothing changes)."""
         if not self.human_to_move():
-            return "it is not your turn"
-        reason = self.state.illegal_reason(move)
+            return describe.NOT_YOUR_TURN
+        reason = self.state.illegal_move(move)
         if reason is not None:
             return reason
         self._apply(move)
@@ -305,14 +304,11 @@ class Controller:
     def _apply(self, move: int) -> None:
         state = self.state
         seat = state.current_player
-        trick_before = state.last_trick()
+        trick_before, points_before = state.last_trick(), state.running_points()
         entry = describe.log_entry(state, move)
-        size_before = describe.hand_size(state, seat)
         for listener in self.listeners:
             listener("before", seat, move)
         state.apply(move)
-        if entry.kind == "draw":
-            entry = dataclasses.replace(entry, count=max(1, describe.hand_size(state, seat) - size_before))
         self.log.append(entry)
         self.notices = [n for n in self.notices if not n.hint]
         self.session.record_move(move)
@@ -323,10 +319,10 @@ class Controller:
         self.version += 1
         self.hint_move = None
         self.hint_moves = []
-        trick_after = state.last_trick()
-        if trick_after is not None and trick_after != trick_before:
+        won = describe.trick_entry(trick_before, points_before, state)
+        if won is not None:
             self.last_trick = last_trick_of(state)
-            self.log.append(LogEntry(trick_after[0], "trick"))
+            self.log.append(won)
             self.hold_until = self.clock() + self.trick_pause_ms / 1000.0
         if state.is_terminal():
             self._finish_hand()
@@ -401,14 +397,12 @@ class Controller:
             if log is None:
                 state.apply(move)
                 continue
-            entry, size, trick = describe.log_entry(state, move), describe.hand_size(state, seat), state.last_trick()
+            entry, trick, points = describe.log_entry(state, move), state.last_trick(), state.running_points()
             state.apply(move)
-            if entry.kind == "draw":
-                entry = dataclasses.replace(entry, count=max(1, describe.hand_size(state, seat) - size))
             log.append(entry)
-            after = state.last_trick()
-            if after is not None and after != trick:
-                log.append(LogEntry(after[0], "trick"))
+            won = describe.trick_entry(trick, points, state)
+            if won is not None:
+                log.append(won)
         return state, movers
 
     def _replayed_log(self) -> list[LogEntry]:

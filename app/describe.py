@@ -7,16 +7,15 @@ and the registry's table kind; a game is never named here.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from app import moves as movelib
-from app.i18n import t
+from app.i18n import LANGUAGES, load_table, t
 from engine import registry
 from engine.cards import Deck
-from engine.game import GameState
+from engine.game import GameState, IllegalMove
 
 ROMAN = {"7": "VII", "8": "VIII", "9": "IX", "X": "X"}
 """German-suited cards print their numbers in Roman numerals, and a player names them so."""
@@ -41,6 +40,22 @@ def cards_text(deck: Deck, cards: Sequence[int]) -> str:
 def suit_name(deck: Deck, suit: int) -> str:
     """A suit's name in the current language."""
     return t(deck.suit_names[suit])
+
+
+def _in(lang: str, text: str) -> str:
+    return text if lang == "en" else load_table(lang).get(text, text)
+
+
+def seat_name(label: str) -> str:
+    """A seat's name in the current language: the default names ("You", "Player 2"), stored in the language the
+    game started in, follow the current language; any other name is shown as written."""
+    for lang in LANGUAGES:
+        if label == _in(lang, "You"):
+            return t("You")
+        player = _in(lang, "Player") + " "
+        if label.startswith(player) and label[len(player):].isdigit():
+            return f"{t('Player')} {label[len(player):]}"
+    return label
 
 
 def table_kind(state: GameState) -> str:
@@ -75,11 +90,14 @@ class LogEntry:
     suit: int | None = None
     count: int = 0
     notation: str = ""
+    points: float | None = None
+    """``trick``: the points the trick brought its winner's side (``GameState.running_points``), when the game
+    counts points during the hand."""
 
 
 def log_entry(before: GameState, move: int, after: GameState | None = None) -> LogEntry:
-    """The log entry of ``move`` played in ``before`` (``after``: the state once it was played, to count the
-    cards a draw took; one without it)."""
+    """The log entry of ``move`` played in ``before`` (a draw counts its cards with ``GameState.draw_count``;
+    ``after``, the state once it was played, counts them for a game without it)."""
     seat = before.current_player
     try:
         notation = before.move_text(move)
@@ -91,7 +109,9 @@ def log_entry(before: GameState, move: int, after: GameState | None = None) -> L
     if not cards:
         word = notation.split(" ")[0].lower()
         if word == "draw":
-            drawn = hand_size(after, seat) - hand_size(before, seat) if after is not None else 0
+            drawn = before.draw_count(move)
+            if not drawn and after is not None:
+                drawn = hand_size(after, seat) - hand_size(before, seat)
             return LogEntry(seat, "draw", count=max(1, drawn))
         if word in ("skip", "pass"):
             return LogEntry(seat, "skip")
@@ -134,8 +154,24 @@ def entry_text(entry: LogEntry, deck: Deck, names: Sequence[str], viewer: int | 
     if kind == "swap":
         return t("{name} exchanges the trump card", name=name)
     if kind == "trick":
-        return t("{name} wins the trick", name=name)
+        if entry.points is None:
+            return t("{name} wins the trick", name=name)
+        if entry.points == 1:
+            return t("{name} wins the trick: 1 point", name=name)
+        return t("{name} wins the trick: {n} points", name=name, n=f"{entry.points:g}")
     return f"{name}: {t(entry.notation)}"
+
+
+def trick_entry(trick_before: Any, points_before: list[float] | None, after: GameState) -> LogEntry | None:
+    """The ``trick`` entry when the move that led from ``trick_before`` (``last_trick()`` before it) and
+    ``points_before`` (``running_points()`` before it) to ``after`` completed a trick, else None."""
+    trick = after.last_trick()
+    if trick is None or trick == trick_before:
+        return None
+    winner = trick[0]
+    points = after.running_points()
+    gained = None if points is None or points_before is None else points[winner] - points_before[winner]
+    return LogEntry(winner, "trick", points=gained)
 
 
 def move_phrase(state: GameState, move: int) -> str:
@@ -172,92 +208,109 @@ def hint_text(state: GameState, moves: Sequence[int]) -> str:
 
 
 # --- the engine's illegal-move reasons ----------------------------------------------------------------------
-_Fields = dict[str, str]
+_Builder = Callable[[Deck, dict[str, Any], int | None], dict[str, Any]]
 
 
-def _suit(deck: Deck, english: str) -> str:
-    return t(english) if english in deck.suit_names else english
+def _suit_of(deck: Deck, fields: dict[str, Any], card: int | None) -> dict[str, Any]:
+    suit = fields.get("suit")
+    return {"suit": suit_name(deck, suit) if isinstance(suit, int) and 0 <= suit < len(deck.suits) else "?"}
 
 
-def _card(deck: Deck, code: str) -> str:
-    try:
-        return card_name(deck, deck.parse(code))
-    except Exception:  # noqa: BLE001 - not a card of this deck: keep the text
-        return code
+def _card_of(deck: Deck, fields: dict[str, Any], card: int | None) -> dict[str, Any]:
+    named = fields.get("card", card)
+    return {"card": _optional_card(deck, named if isinstance(named, int) else None)}
 
 
-REASONS: tuple[tuple[re.Pattern[str], str, Callable[[Deck, _Fields, int | None], dict[str, Any]]], ...] = tuple(
-    (re.compile(pattern), template, fields) for pattern, template, fields in (
-        (r"must follow suit: (?P<suit>.+) was led$", "you must follow suit: {suit} was led",
-         lambda d, f, c: {"suit": _suit(d, f["suit"])}),
-        (r"must follow suit once the stock is empty: (?P<suit>.+) was led$",
-         "the stock is empty, so you must follow suit: {suit} was led", lambda d, f, c: {"suit": _suit(d, f["suit"])}),
-        (r"no points on the first trick: (?P<card>\S+) may only be played with nothing else$",
-         "no points on the first trick: {card} only when you hold nothing else",
-         lambda d, f, c: {"card": _card(d, f["card"])}),
-        (r"the 2 of clubs must lead the first trick$", "the 2 of Clubs leads the first trick", lambda d, f, c: {}),
-        (r"hearts are not broken", "Hearts are not broken yet: lead another suit", lambda d, f, c: {}),
-        (r"pass three cards first", "pass three cards first", lambda d, f, c: {}),
-        (r"^(?P<card>\S+) may not be played now$", "{card} may not be played now",
-         lambda d, f, c: {"card": _card(d, f["card"])}),
-        (r"an Ace is pending", "an Ace is pending: play an Ace or the Pharaoh, or skip the turn", lambda d, f, c: {}),
-        (r"a VII is pending: .* draw (?P<n>\d+)$", "a VII is pending: play a VII or the Pharaoh, or draw {n}",
-         lambda d, f, c: {"n": f["n"]}),
-        (r"the stock is empty: skip$", "the stock is empty: skip the turn", lambda d, f, c: {}),
-        (r"there is no card left to draw$", "there is no card left to draw", lambda d, f, c: {}),
-        (r"the stock is not empty: play or draw$", "the stock is not empty: play or draw", lambda d, f, c: {}),
-        (r"cards played together must have the same rank$", "cards played together must have the same rank",
-         lambda d, f, c: {}),
-        (r"the named suit is (?P<suit>\w+): ", "the named suit is {suit}: play {suit}, an Ober or the Pharaoh",
-         lambda d, f, c: {"suit": _suit(d, f["suit"])}),
-        (r"^the top card is .*: (?:the first card must be|play) (?P<suit>\w+)",
-         "play {suit} or the same rank as the top card",
-         lambda d, f, c: {"suit": _suit(d, f["suit"])}),
-        (r"can capture \(e\.g\. .*\): a card that can capture may not be laid$",
-         "{card} can capture, so it may not be laid on the table", lambda d, f, c: {"card": _optional_card(d, c)}),
-        (r"an Ace on the table must be taken by", "an Ace on the table must be taken by an Ace, alone",
-         lambda d, f, c: {}),
-        (r"sweeps the whole table", "this card sweeps the whole table", lambda d, f, c: {}),
-        (r"must take a single card of equal value", "{card} must take a single card of equal value first",
-         lambda d, f, c: {"card": _optional_card(d, c)}),
-        (r"must capture with the fewest cards", "{card} must capture with the fewest cards",
-         lambda d, f, c: {"card": _optional_card(d, c)}),
-        (r"^the hand is over$", "the hand is over", lambda d, f, c: {}),
-        (r"^it is not your turn$", "it is not your turn", lambda d, f, c: {}),
-        (r"is not in seat \d+'s hand$", "that card is not in your hand", lambda d, f, c: {}),
-        (r"this is not the time to pass or discard a card$", "this is not the time to pass or discard a card",
-         lambda d, f, c: {}),
-    ))
-"""The engine's English reasons (``GameState.illegal_reason``) read as patterns: each gives a translated
-template and its fields (suits and cards named in the player's language)."""
+def _tried_card(deck: Deck, fields: dict[str, Any], card: int | None) -> dict[str, Any]:
+    return {"card": _optional_card(deck, card if card is not None else fields.get("card"))}
+
+
+def _none(deck: Deck, fields: dict[str, Any], card: int | None) -> dict[str, Any]:
+    return {}
+
+
+def _count(deck: Deck, fields: dict[str, Any], card: int | None) -> dict[str, Any]:
+    return {"n": fields.get("n", "?")}
+
+
+def _sum(deck: Deck, fields: dict[str, Any], card: int | None) -> dict[str, Any]:
+    return {**_card_of(deck, fields, card), "cards": cards_text(deck, fields.get("cards", ())),
+            "total": fields.get("total", "?"), "value": fields.get("value", "?")}
+
+
+REASON_TEMPLATES: dict[str, tuple[str, _Builder]] = {
+    "hand_over": ("the hand is over", _none),
+    "not_your_turn": ("it is not your turn", _none),
+    "not_a_move": ("that is not a move of this game", _none),
+    "not_legal": ("that move is not allowed now", _none),
+    "not_in_hand": ("that card is not in your hand", _none),
+    "no_pass_now": ("this is not the time to pass or discard a card", _none),
+    "must_follow_suit": ("you must follow suit: {suit} was led", _suit_of),
+    "must_follow_suit_stock_empty": ("the stock is empty, so you must follow suit: {suit} was led", _suit_of),
+    "not_now": ("{card} may not be played now", _card_of),
+    "pass_first": ("pass three cards first", _none),
+    "no_points_first_trick": ("no points on the first trick: {card} only when you hold nothing else", _card_of),
+    "two_of_clubs_leads": ("the 2 of Clubs leads the first trick", _none),
+    "hearts_not_broken": ("Hearts are not broken yet: lead another suit", _none),
+    "discard_first": ("the leader discards {n} more cards first", _count),
+    "discards_done": ("the discards are done: play a card to the trick", _none),
+    "exchange_off": ("the trump card is not exchanged in this game", _none),
+    "exchange_stock_empty": ("the stock is empty: the trump card can no longer be exchanged", _none),
+    "exchange_only": ("only the {card} may be exchanged for the trump card", _card_of),
+    "ace_pending": ("an Ace is pending: play an Ace or the Pharaoh, or skip the turn", _none),
+    "seven_pending": ("a VII is pending: play a VII or the Pharaoh, or draw {n}", _count),
+    "stock_empty_skip": ("the stock is empty: skip the turn", _none),
+    "nothing_to_draw": ("there is no card left to draw", _none),
+    "stock_not_empty": ("the stock is not empty: play or draw", _none),
+    "skip_when_stuck": ("you may only skip when you can neither play nor draw", _none),
+    "same_rank": ("cards played together must have the same rank", _none),
+    "name_a_suit": ("an Ober must name a suit", _none),
+    "only_ober_names": ("only an Ober names a suit", _none),
+    "named_suit": ("the named suit is {suit}: play {suit}, an Ober or the Pharaoh", _suit_of),
+    "follow_top": ("play {suit} or the same rank as the top card", _suit_of),
+    "not_on_table": ("those cards are not on the table", _none),
+    "captures_nothing": ("{card} captures nothing here, so it is laid on the table", _tried_card),
+    "must_capture": ("{card} can capture, so it may not be laid on the table", _tried_card),
+    "ace_takes_ace": ("an Ace on the table must be taken by an Ace, alone", _none),
+    "ace_sweeps": ("this card sweeps the whole table", _none),
+    "sum_not_15": ("{card} and {cards} sum to {total}, not 15", _sum),
+    "equal_first": ("{card} must take a single card of equal value first", _tried_card),
+    "wrong_sum": ("{cards} sum to {total}, not {value}", _sum),
+    "fewest_cards": ("{card} must capture with the fewest cards", _tried_card),
+}
+"""Each code of ``GameState.illegal_move`` (engine/game.py ``IllegalMove``) as an English template (the key of
+``assets/i18n``) and the builder of its fields: suits and cards named in the player's language."""
+
+NOT_YOUR_TURN = IllegalMove("not_your_turn", "it is not your turn")
+"""The app's own reason, in the engine's form."""
 
 
 def _optional_card(deck: Deck, card: int | None) -> str:
-    return card_name(deck, card) if card is not None else t("this card")
+    return card_name(deck, card) if card is not None and 0 <= card < deck.size else t("this card")
 
 
-def reason_text(reason: str, deck: Deck, card: int | None = None) -> str:
-    """The engine's reason for an illegal move in the player's language (``card``: the card the player tried);
-    a reason no pattern knows is shown as the engine wrote it."""
-    for pattern, template, fields in REASONS:
-        found = pattern.search(reason)
-        if found:
-            return t(template, **fields(deck, found.groupdict(), card))
-    return reason
+def reason_text(reason: IllegalMove, deck: Deck, card: int | None = None) -> str:
+    """An illegal move's reason in the player's language (``card``: the card the player tried); a code the app
+    does not know is shown in the engine's English."""
+    known = REASON_TEMPLATES.get(reason.code)
+    if known is None:
+        return reason.text
+    template, build = known
+    return t(template, **build(deck, dict(reason.fields), card))
 
 
-def card_reason(state: GameState, card: int) -> tuple[str | None, str]:
+def card_reason(state: GameState, card: int) -> tuple[IllegalMove | None, str]:
     """Why ``card`` cannot be played now: the engine's reason and the player's words for it ((None, "") when it
-    can be played). A card whose play must also name a suit (``>S`` in the notation) is asked about with the
-    first suit, so that the reason is about the card, not the missing suit."""
+    can be played). A card whose play must also name a suit is asked about again with the first suit named, so
+    that the reason is about the card, not the missing suit."""
     deck = state.game.deck
-    reason: str | None = None
+    reason: IllegalMove | None = None
     for text in (deck.text(card), f"{deck.text(card)}>{deck.suits[0]}"):
         try:
-            reason = state.illegal_reason(state.parse_move(text))
+            reason = state.illegal_move(state.parse_move(text))
         except Exception:  # noqa: BLE001 - not a move in this notation
             continue
-        if reason is None or "name a suit" not in reason:
+        if reason is None or reason.code != "name_a_suit":
             break
     if reason is None:
         return None, ""

@@ -306,10 +306,12 @@ class App:
         self.shutdown()
 
     def shutdown(self) -> None:
-        """Close screens, save settings, stop the worker and quit pygame."""
+        """Close screens, save settings (not in a read-only instance: the cardtable that holds the data folder
+        owns them), stop the worker and quit pygame."""
         while self.stack:
             self.stack.pop().leave()
-        self.save_settings()
+        if not getattr(self, "read_only", False):
+            self.save_settings()
         if self._autosave is not None:
             self._autosave.flush()
         if self._worker is not None:

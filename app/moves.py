@@ -45,13 +45,5 @@ def pass_move(state: GameState, card: int) -> int | None:
 
 
 def named_suit(state: GameState, move: int) -> int | None:
-    """The suit a move names (the ``>S`` suffix of its notation, e.g. a Pharaoh Ober), or None."""
-    try:
-        text = state.move_text(move)
-    except Exception:  # noqa: BLE001 - any move value
-        return None
-    if ">" not in text:
-        return None
-    symbol = text.rpartition(">")[2].strip()
-    suits = state.game.deck.suits
-    return suits.index(symbol) if symbol in suits else None
+    """The suit a move names (``GameState.named_suit``: a Pharaoh Ober), or None."""
+    return state.named_suit(move)

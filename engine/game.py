@@ -48,6 +48,21 @@ class StateFormatError(GameError):
 
 
 @dataclass(frozen=True)
+class IllegalMove:
+    """Why a move is illegal: a stable ``code`` (e.g. ``must_follow_suit``), its ``fields`` (cards and suits as
+    ints of the game's deck, counts as ints, e.g. ``{"suit": 2}``) and the engine's English ``text`` built from
+    them (what :meth:`GameState.illegal_reason` returns). Each state class lists the codes it can give in
+    ``GameState.illegal_codes``."""
+
+    code: str
+    text: str
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    def __hash__(self) -> int:
+        return hash((self.code, self.text))
+
+
+@dataclass(frozen=True)
 class Option:
     """One variant option of a game: its type, default, allowed values and short help."""
 
@@ -382,12 +397,9 @@ class GameState:
 
     # --- generic -----------------------------------------------------------------------------------
     def illegal_reason(self, move: int) -> str | None:
-        """Why ``move`` is illegal now, or None when it is legal. Games override for better reasons."""
-        if self.is_terminal():
-            return "the hand is over"
-        if move not in self.legal_moves():
-            return f"{self._safe_text(move)} is not a legal move now"
-        return None
+        """Why ``move`` is illegal now in English, or None when it is legal: the text of :meth:`illegal_move`."""
+        reason = self.illegal_move(move)
+        return None if reason is None else reason.text
 
     def apply(self, move: int) -> None:
         """Validate and apply a move; an illegal move raises IllegalMoveError and changes nothing."""
@@ -427,4 +439,41 @@ class GameState:
         return self.game.variant == other.game.variant and self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]
+
+    # --- the table API: structured reasons and what a hand shows (generic defaults; games override) ------
+    illegal_codes: ClassVar[frozenset[str]] = frozenset({"hand_over", "not_legal"})
+    """Every :attr:`IllegalMove.code` the state class's :meth:`illegal_move` can return."""
+
+    def illegal_move(self, move: int) -> IllegalMove | None:
+        """Why ``move`` is illegal now as a code with fields, or None when it is legal."""
+        if self.is_terminal():
+            return IllegalMove("hand_over", "the hand is over")
+        if move not in self.legal_moves():
+            return IllegalMove("not_legal", f"{self._safe_text(move)} is not a legal move now", {"move": move})
+        return None
+
+    def named_suit(self, move: int) -> int | None:
+        """The suit ``move`` names (Pharaoh's Ober) as its index in the deck, or None (default: never)."""
+        return None
+
+    def received_pass(self, seat: int) -> tuple[int, tuple[int, ...]] | None:
+        """Once this hand's pass is delivered: the seat that passed to ``seat`` and the cards it passed (Hearts),
+        whether or not they are still in the hand. None before the delivery, in a hand without a pass and in
+        games without passing (the default). An observation of ``seat`` answers it too."""
+        return None
+
+    def trick_plays(self) -> tuple[tuple[int, int], ...]:
+        """The ``(seat, card)`` plays of the trick being played, in order: () between tricks and in games
+        without tricks (the default)."""
+        return ()
+
+    def running_points(self) -> list[float] | None:
+        """Each seat's points so far in the hand, in the unit of ``result().points`` before any end-of-hand
+        adjustment (card points of the seat's side in Sueca, Bisca and Briscola; Hearts' penalty points). None
+        (the default) in games whose points only exist at the end of the hand."""
+        return None
+
+    def draw_count(self, move: int) -> int:
+        """How many cards ``move`` draws from the stock for the mover (Pharaoh's draw; default 0)."""
+        return 0
 

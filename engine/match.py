@@ -11,6 +11,8 @@ from engine import registry
 from engine.game import Game, GameState, HandResult, StateFormatError
 
 MATCH_JSON_VERSION = 1
+MAX_HANDS = 100_000
+"""The most hands a match may have played (a bound on loaded data; real matches end far sooner)."""
 
 
 @dataclass
@@ -116,7 +118,23 @@ class Match:
             raise StateFormatError(f"malformed match: {type(e).__name__}: {e}") from None
         if len(m.totals) != len(game.teams()):
             raise StateFormatError("totals do not match the game's teams")
+        m.validate()
         return m
+
+    def validate(self) -> None:
+        """Check that the match's counters fit together: the dealer is a seat, the hand index is in range and
+        the scored hands fit it (all hands before the current one, and the current one only once it is over).
+        Raises StateFormatError naming the value and the valid range."""
+        players = self.game.num_players
+        if not 0 <= self.dealer < players:
+            raise StateFormatError(f"impossible match: dealer {self.dealer} is not a seat (0 to {players - 1})")
+        if not 0 <= self.hand_index <= MAX_HANDS:
+            raise StateFormatError(f"impossible match: hand index {self.hand_index} is out of range (0 to {MAX_HANDS})")
+        if not self.hand_index <= len(self.hands) <= self.hand_index + 1:
+            raise StateFormatError(f"impossible match: {len(self.hands)} scored hands do not fit hand index "
+                                   f"{self.hand_index}")
+        if len(self.hands) == self.hand_index + 1 and not self.state.is_terminal():
+            raise StateFormatError("impossible match: the current hand is scored but not finished")
 
     @classmethod
     def from_json(cls, text: str) -> Match:

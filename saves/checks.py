@@ -4,11 +4,12 @@ hold values no game produces (a hand index of -1, dealer 99). The engine checks 
 
 from __future__ import annotations
 
-from engine.game import Game
+from engine.game import Game, StateFormatError
+from engine.match import MAX_HANDS
 from saves.limits import spec_problem
 from saves.session import GameSession
 
-MAX_HANDS = 100_000
+__all__ = ["MAX_HANDS", "SessionMeaningError", "check_session"]
 
 
 class SessionMeaningError(ValueError):
@@ -20,14 +21,10 @@ def check_session(session: GameSession) -> None:
     match = session.match
     game = match.game
     players = game.num_players
-    if not 0 <= match.dealer < players:
-        raise SessionMeaningError(f"dealer {match.dealer} is not a seat (0 to {players - 1})")
-    if not 0 <= match.hand_index <= MAX_HANDS:
-        raise SessionMeaningError(f"hand index {match.hand_index} is out of range (0 to {MAX_HANDS})")
-    if not match.hand_index <= len(match.hands) <= match.hand_index + 1:
-        raise SessionMeaningError(f"{len(match.hands)} scored hands do not fit hand index {match.hand_index}")
-    if len(match.hands) == match.hand_index + 1 and not match.state.is_terminal():
-        raise SessionMeaningError("the current hand is scored but not finished")
+    try:
+        match.validate()  # dealer, hand index and scored hands (engine/match.py)
+    except StateFormatError as e:
+        raise SessionMeaningError(str(e)) from None
     if len(session.moves) > match.hand_index + 1:
         raise SessionMeaningError(f"moves of {len(session.moves)} hands recorded at hand {match.hand_index + 1}")
     if session.hints_used < 0 or session.undos_used < 0:

@@ -495,7 +495,7 @@ def test_keyboard_play_and_illegal_card_reason_on_hover(app: Any) -> None:
         sp = illegal[0]
         pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=visible_point(sp), rel=(0, 0), buttons=(0, 0, 0)))
         app.step()
-        assert screen.hover_text == describe.reason_text(ctl.state.illegal_reason(sp.card), ctl.state.game.deck,
+        assert screen.hover_text == describe.reason_text(ctl.state.illegal_move(sp.card), ctl.state.game.deck,
                                                          sp.card)
         assert "follow suit" in screen.hover_text
     cards = [s.card for s in screen.hand_sprites()]

@@ -233,7 +233,13 @@ def test_a_second_app_on_the_same_data_folder_only_reads(home: Path) -> None:
             menu.activate("stats")
             assert second.top.name == "statistics"
         finally:
+            from saves.settings import settings_path
+
+            path = settings_path()
+            before = path.read_bytes() if path.exists() else None
+            second.settings.animation_speed = 7 if second.settings.animation_speed != 7 else 3
             second.shutdown()
+            assert (path.read_bytes() if path.exists() else None) == before  # the first one owns the settings
     finally:
         stop(first)
     third = make_app()  # the first one has quit: the folder is free again

@@ -22,6 +22,7 @@ from app import describe, i18n  # noqa: E402
 from app import moves as movelib  # noqa: E402
 from app.workers import ThreadWorker  # noqa: E402
 from engine import registry  # noqa: E402
+from engine.game import IllegalMove  # noqa: E402
 from saves.session import Seat  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -273,7 +274,8 @@ def test_cards_hints_and_reasons_read_in_the_players_language(lang: str) -> None
                             state, moves)[0]:
                         reason, shown = describe.card_reason(state, card)
                         if reason:
-                            assert shown != reason, (game_name, reason)
+                            assert reason.code in describe.REASON_TEMPLATES, (game_name, reason)
+                            assert shown != reason.text, (game_name, reason)
                             assert not CODE.search(shown), (game_name, shown)
                 state.apply(rng.choice(moves))
     finally:
@@ -284,10 +286,35 @@ def test_every_reason_template_is_translated() -> None:
     tables = {lang: json.loads((ROOT / f"assets/i18n/{lang}.json").read_text(encoding="utf-8"))
               for lang in ("en", "pt", "it", "sk")}
     fields = re.compile(r"{(\w+)}")
-    for _, template, _ in describe.REASONS:
+    for template, _ in describe.REASON_TEMPLATES.values():
         for lang, table in tables.items():
             assert template in table, (lang, template)
             assert sorted(fields.findall(table[template])) == sorted(fields.findall(template)), (lang, template)
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_every_illegal_code_a_game_can_give_is_translated(name: str) -> None:
+    """Each code of the game's illegal_codes has a template, every field it names is filled in each language,
+    and the fields the engine gives (suits, cards) come out as names, not codes."""
+    game = registry.create(name)
+    state = game.new_hand(random.Random(0), dealer=0)
+    codes = type(state).illegal_codes
+    assert codes and codes <= set(describe.REASON_TEMPLATES), codes - set(describe.REASON_TEMPLATES)
+    deck = game.deck
+    sample = {"suit": 0, "card": 0, "cards": (0, 1), "example": (1,), "n": 3, "seat": 1, "total": 9, "value": 7}
+    try:
+        for lang in ("en", "pt", "it", "sk"):
+            i18n.set_language(lang)
+            for code in codes:
+                shown = describe.reason_text(IllegalMove(code, "English", dict(sample)), deck, 0)
+                assert shown != "English" and "{" not in shown and not CODE.search(shown), (lang, code, shown)
+    finally:
+        i18n.set_language("en")
+
+
+def test_unknown_reason_code_falls_back_to_the_english_text() -> None:
+    game = registry.create("sueca")
+    assert describe.reason_text(IllegalMove("new_rule", "a brand new rule"), game.deck) == "a brand new rule"
 
 
 def test_court_index_letters_follow_the_language() -> None:
@@ -356,3 +383,73 @@ def test_enter_starts_the_game_right_after_a_drop_down_pick(app: Any) -> None:
     assert setup.seats[1].preset == "beginner"
     key(app, pygame.K_RETURN)
     assert app.top.name == "table" and app.top.ctl.seats[1].preset == "beginner"
+
+
+def test_log_says_what_a_trick_brought_and_how_many_cards_a_draw_took() -> None:
+    game = registry.create("sueca")
+    state = game.new_hand(random.Random(5), dealer=3)
+    rng = random.Random(2)
+    won = None
+    while won is None:
+        trick, points = state.last_trick(), state.running_points()
+        state.apply(rng.choice(state.legal_moves()))
+        won = describe.trick_entry(trick, points, state)
+    winner, plays = state.last_trick()
+    total = sum(game.card_points[c] for _, c in plays)
+    assert won.seat == winner and won.points == total
+    names = ["Ana", "Bruno", "Carla", "Dario"]
+    expected = f"{names[winner]} wins the trick: " + ("1 point" if total == 1 else f"{total} points")
+    assert describe.entry_text(won, game.deck, names, None) == expected
+    pharaoh = registry.create("pharaoh")
+    state = pharaoh.new_hand(random.Random(1), dealer=0)
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        moves = state.legal_moves()
+        draws = [m for m in moves if state.draw_count(m)]
+        if draws and state.draw_count(draws[0]) > 1:
+            entry = describe.log_entry(state, draws[0])
+            assert entry.kind == "draw" and entry.count == state.draw_count(draws[0]) > 1
+            break
+        state.apply(rng.choice(moves))
+    else:
+        pytest.fail("no VII penalty draw in 400 moves")
+
+
+def test_hearts_sidebar_shows_running_penalty_points_and_received_cards() -> None:
+    from app.screens.table import TableScreen
+    from app.tables.base import View
+
+    game = registry.create("hearts", {"passing": "left"})
+    state = game.new_hand(random.Random(4), dealer=0)
+    while state.passing:
+        state.apply(state.legal_moves()[0])
+    passer, cards = state.received_pass(0)
+    view = View(state=state, viewer=0, bottom=0, counts=[13] * 4, names=["You", "Bruno", "Carla", "Dario"], current=0)
+    TableScreen.add_received(view, state, state.observation(0))
+    assert view.received_from == passer == 3 and view.received == set(cards)
+    rng = random.Random(3)
+    while not any(state.running_points()) and not state.is_terminal():
+        state.apply(rng.choice(state.legal_moves()))
+    from app.tables.trick import TrickRenderer
+    view = View(state=state, viewer=0, bottom=0, counts=[13] * 4, names=["You", "Bruno", "Carla", "Dario"], current=0)
+    lines = TrickRenderer(game, None).info_lines(view)
+    points = state.running_points()
+    assert any(line.startswith("Points this hand: ") and f"You {points[0]:g}" in line for line in lines), lines
+
+
+def test_default_seat_names_follow_the_current_language() -> None:
+    """A game started in Italian shows "You"/"Player 2" in English once the language changes, and back."""
+    from app.screens.new_game import seat_name as new_seat_name
+
+    try:
+        i18n.set_language("it")
+        started = [i18n.t("You"), new_seat_name("", 1, True), "Ana"]
+        assert started == ["Tu", "Giocatore 2", "Ana"]
+        i18n.set_language("en")
+        assert [describe.seat_name(n) for n in started] == ["You", "Player 2", "Ana"]
+        i18n.set_language("sk")
+        assert [describe.seat_name(n) for n in started] == ["Vy", "Hráč 2", "Ana"]
+        assert new_seat_name("Tu", 0, True) == "Hráč 1"  # a hotseat's default "You" of any language
+    finally:
+        i18n.set_language("en")

@@ -5,6 +5,7 @@ trump and the trump suit (``GameState.move_cards``, ``is_pass_move``, ``last_tri
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -169,3 +170,112 @@ def test_games_without_a_turned_trump(name: str) -> None:
         assert state.game.deck.suits[state.trump_suit()] == "S"  # spades are always trump
     else:
         assert state.trump_suit() is None
+
+
+# --- the table API's per-game answers (engine/game.py) -----------------------------------------------------------
+@pytest.mark.parametrize("name", registry.names())
+def test_trick_plays_received_pass_running_points_draw_count(name: str) -> None:
+    """Along seeded hands: trick_plays is the unfinished trick (its seats in play order, ending the trick empties
+    it), running_points only grows toward result()'s points, draw_count matches the cards a draw adds,
+    named_suit is the suit named in the notation, and every answer is the same on the mover's observation."""
+    for variant in registry.entry(name).game_class.example_variants:
+        game = registry.create(name, variant)
+        rng = random.Random(name)
+        state = game.new_hand(rng, dealer=0)
+        previous = state.running_points()
+        while not state.is_terminal():
+            seat = state.current_player
+            obs = state.observation(seat).state
+            plays = state.trick_plays()
+            assert obs.trick_plays() == plays
+            assert all(state.move_cards(m)[0] != card for _, card in plays for m in state.legal_moves()
+                       if state.move_cards(m))
+            if plays:
+                assert len({s for s, _ in plays}) == len(plays) and plays[-1][0] != seat
+            received = state.received_pass(seat)
+            assert obs.received_pass(seat) == received
+            if received is not None:
+                passer, cards = received
+                assert passer != seat and len(cards) == 3
+            move = rng.choice(state.legal_moves())
+            named = state.named_suit(move)
+            assert (named is None) == (">" not in state.move_text(move))
+            if named is not None:
+                assert state.move_text(move).endswith(">" + game.deck.suits[named])
+            draws = state.draw_count(move)
+            before = state.counts[seat] if hasattr(state, "counts") else None
+            trick_before = state.last_trick()
+            state.apply(move)
+            if before is not None and draws:
+                assert state.counts[seat] - before == draws
+            points = state.running_points()
+            assert (points is None) == (previous is None)
+            if points is not None and previous is not None:
+                changed = {s for s, (p, q) in enumerate(zip(points, previous, strict=True)) if p != q}
+                trick = state.last_trick()
+                if trick == trick_before:
+                    assert not changed
+                else:  # only the trick's winner (and partner) scores
+                    assert changed <= set(game.teams()[[trick[0] in t for t in game.teams()].index(True)])
+            previous = points
+        assert state.trick_plays() == ()
+        if previous is not None and name != "hearts":
+            assert previous == state.result().points
+
+
+def test_hearts_received_pass_and_running_points() -> None:
+    game = registry.create("hearts", {"passing": "left"})
+    state = game.new_hand(random.Random(3), dealer=0)
+    assert state.received_pass(0) is None
+    passed: dict[int, set[int]] = {s: set() for s in range(4)}
+    while state.passing:
+        move = state.legal_moves()[0]
+        passed[state.current_player] |= set(state.move_cards(move))
+        state.apply(move)
+    for seat in range(4):
+        passer, cards = state.received_pass(seat)
+        assert set(cards) == passed[passer] and passer == (seat - 1) % 4
+    assert state.running_points() == [0.0] * 4
+    rng = random.Random(1)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_moves()))
+    result = state.result()
+    if 26 not in state.running_points():
+        assert state.running_points() == result.points
+
+
+def test_sueca_trick_points_are_running_point_steps() -> None:
+    game = registry.create("sueca")
+    state = game.new_hand(random.Random(5), dealer=3)
+    assert state.running_points() == [0.0] * 4
+    rng = random.Random(2)
+    while state.last_trick() is None:
+        state.apply(rng.choice(state.legal_moves()))
+    winner, plays = state.last_trick()
+    points = sum(game.card_points[c] for _, c in plays)
+    assert state.running_points()[winner] == state.running_points()[(winner + 2) % 4] == points
+    assert state.running_points()[(winner + 1) % 4] == 0.0
+
+
+def test_match_validate_refuses_impossible_counters() -> None:
+    from engine.game import StateFormatError
+    from engine.match import MAX_HANDS, Match
+
+    game = registry.create("sueca")
+    match = Match.start(game, seed=1)
+    match.validate()
+    good = match.to_dict()
+    for key, value, message in (("dealer", 4, "dealer 4 is not a seat (0 to 3)"),
+                                ("hand_index", MAX_HANDS + 1, "out of range"),
+                                ("hand_index", 2, "0 scored hands do not fit hand index 2")):
+        with pytest.raises(StateFormatError, match=re.escape(message)):
+            Match.from_dict({**good, key: value})
+    rng = random.Random(0)
+    while not match.state.is_terminal():
+        match.state.apply(rng.choice(match.state.legal_moves()))
+    match.finish_hand()
+    scored = match.to_dict()
+    Match.from_dict(scored).validate()
+    unfinished = {**scored, "state": good["state"]}
+    with pytest.raises(StateFormatError, match="scored but not finished"):
+        Match.from_dict(unfinished)

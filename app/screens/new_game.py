@@ -9,7 +9,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UITextEntryLine
 
-from app import i18n, navigation, resume, workers
+from app import describe, i18n, navigation, resume, workers
 from app import text as txt
 from app.i18n import t
 from app.navigation import BACKGROUND, Screen
@@ -35,7 +35,7 @@ def default_seats(n: int, player_name: str = "") -> list[Seat]:
 def seat_name(name: str, index: int, hotseat: bool) -> str:
     """A seat's name at the table: "Player 2" for an empty name, and in a game of several humans also for the
     default "You" (so that nobody is asked to "pass the device to You")."""
-    if not name or (hotseat and name == t("You")):
+    if not name or (hotseat and describe.seat_name(name) == t("You")):
         return f"{t('Player')} {index + 1}"
     return name
 

@@ -7,7 +7,7 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from app import navigation, summaries
+from app import describe, navigation, summaries
 from app import text as txt
 from app.art import card_art
 from app.i18n import t
@@ -38,7 +38,8 @@ class SummaryScreen(Screen):
         rows: list[summaries.Row] = []
         result = ctl.hand_result
         if result is not None:
-            rows = summaries.hand_rows(ctl.match.game, result.breakdown, [s.label for s in ctl.seats],
+            names = [describe.seat_name(s.label) for s in ctl.seats]
+            rows = summaries.hand_rows(ctl.match.game, result.breakdown, names,
                                        list(result.team_points))
             rows += summaries.pile_rows(ctl.match.game, ctl.state)  # Scopone/Scopa: the sides' captured cards
         rows.append(summaries.Row(t("Match total"), summaries.cells(list(ctl.match.totals)), "match"))
@@ -133,11 +134,11 @@ class SummaryScreen(Screen):
         title = t("Hand {n} is over", n=ctl.match.hand_index + 1)
         y = txt.blit_text(surface, title, (p.centerx, y), title_size, GOLD, True, "midtop").bottom + 10
         teams = game.teams()
-        names = [" & ".join(ctl.seats[s].label for s in team) for team in teams]
+        names = [" & ".join(describe.seat_name(ctl.seats[s].label) for s in team) for team in teams]
         if result is not None and result.winners:
             won = [i for i, team in enumerate(teams) if set(team) <= set(result.winners)]
             win_names = ", ".join(names[i] for i in won) if won else \
-                ", ".join(ctl.seats[s].label for s in result.winners)
+                ", ".join(describe.seat_name(ctl.seats[s].label) for s in result.winners)
             line = t("Hand won by {names}", names=win_names)
         else:
             line = t("The hand is drawn.")
@@ -318,9 +319,9 @@ class MatchEndScreen(Screen):
                       "midtop")
         winners = ctl.match.winner_seats()
         if len(winners) == 1:
-            text = t("Winner: {name}", name=ctl.seats[winners[0]].label)
+            text = t("Winner: {name}", name=describe.seat_name(ctl.seats[winners[0]].label))
         elif winners:
-            text = t("Winners: {names}", names=" & ".join(ctl.seats[s].label for s in winners))
+            text = t("Winners: {names}", names=" & ".join(describe.seat_name(ctl.seats[s].label) for s in winners))
         else:
             text = t("The match is drawn.")
         txt.blit_text(surface, text, (w // 2, int(h * 0.22)), int(size * 1.3), WHITE, True, "center",
@@ -330,7 +331,7 @@ class MatchEndScreen(Screen):
         standings = sorted(zip(game.teams(), ctl.match.totals, strict=False),
                            key=lambda tt: tt[1], reverse=not game.lower_is_better())
         for team, total in standings:
-            names = " & ".join(ctl.seats[s].label for s in team)
+            names = " & ".join(describe.seat_name(ctl.seats[s].label) for s in team)
             won = any(s in winners for s in team)
             txt.blit_text(surface, f"{names}: {total:g}", (w // 2, y), size, GOLD if won else WHITE, won, "center",
                           max_width=w - 60)

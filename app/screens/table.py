@@ -145,7 +145,7 @@ class TableScreen(Screen):
             self.scope_before = list(scope) if scope is not None else None
             return
         if scope is not None and self.scope_before is not None and list(scope) != self.scope_before:
-            self.ctl.notify(t("Scopa! ({name})", name=self.ctl.seats[seat].label), seconds=5)
+            self.ctl.notify(t("Scopa! ({name})", name=describe.seat_name(self.ctl.seats[seat].label)), seconds=5)
         if when == "after":
             from app import sound
 
@@ -228,7 +228,7 @@ class TableScreen(Screen):
             r = pygame.Rect(ax, ay, aw, bh)
             self.buttons["show_summary"] = button(ui, r, t("Show the result (Enter)"), "#primary")
         elif ctl.privacy_for is not None:
-            name = ctl.seats[ctl.privacy_for].label
+            name = describe.seat_name(ctl.seats[ctl.privacy_for].label)
             r = pygame.Rect(0, 0, min(lay.table.w - 40, 520), bh + 10)
             r.center = (lay.table.centerx, lay.table.centery + int(bh * 2.2))
             self.buttons["privacy"] = button(ui, r, t("I am {name}: show my cards", name=name), "#primary")
@@ -488,8 +488,8 @@ class TableScreen(Screen):
         reason = self.ctl.play(move)
         if reason is not None:
             cards = movelib.move_cards(self.ctl.state, move)
-            reason = describe.reason_text(reason, self.game.deck, cards[0] if cards else None)
-            self.ctl.notify(t("Not allowed: {reason}", reason=reason), error=True)
+            shown = describe.reason_text(reason, self.game.deck, cards[0] if cards else None)
+            self.ctl.notify(t("Not allowed: {reason}", reason=shown), error=True)
         else:
             self.choice = None
             self.selected = []
@@ -707,10 +707,13 @@ class TableScreen(Screen):
         self.selected = []
         for c in cards:
             move = movelib.pass_move(self.ctl.state, c)
-            reason = self.ctl.play(move) if move is not None else self.card_reason(c)
+            if move is None:
+                self.ctl.notify(t("Not allowed: {reason}", reason=self.card_reason(c)), error=True)
+                break
+            reason = self.ctl.play(move)
             if reason is not None:
-                reason = describe.reason_text(reason, self.game.deck, c)
-                self.ctl.notify(t("Not allowed: {reason}", reason=reason), error=True)
+                shown = describe.reason_text(reason, self.game.deck, c)
+                self.ctl.notify(t("Not allowed: {reason}", reason=shown), error=True)
                 break
 
     # --- frame ---------------------------------------------------------------------------------
@@ -754,7 +757,7 @@ class TableScreen(Screen):
         observer = viewer if viewer is not None else 0
         obs = state.observation(observer)
         bottom = ctl.bottom_seat()
-        view = View(obs.state, viewer, bottom, hand_counts(obs, n), [s.label for s in ctl.seats],
+        view = View(obs.state, viewer, bottom, hand_counts(obs, n), [describe.seat_name(s.label) for s in ctl.seats],
                     state.current_player, ctl.thinking_seat(), auto_sort=self.app.settings.auto_sort)
         view.stock_count = stock_count(obs)
         if ctl.human_to_move():
@@ -799,17 +802,16 @@ class TableScreen(Screen):
 
     @staticmethod
     def add_received(view: View, state: Any, obs: Any) -> None:
-        """Hearts: the cards the viewer received in the pass (their own cards), shown until the first trick."""
+        """Hearts: the cards the viewer received in the pass (``GameState.received_pass``) still in the hand,
+        shown until the first trick is complete."""
         viewer = view.viewer
-        target = getattr(state, "pass_target", None)
-        if viewer is None or not callable(target) or getattr(state, "passing", True) or \
-                not getattr(state, "pass_offset", 0) or any(getattr(state, "tricks_won", [1])):
+        if viewer is None or state.last_trick() is not None:
             return
-        passer = next((s for s in range(state.num_players) if target(s) == viewer and s != viewer), None)
-        if passer is None:
+        received = state.received_pass(viewer)
+        if received is None:
             return
-        view.received = {c for c in range(state.game.deck.size)
-                         if state.passed[passer] >> c & 1 and obs.state.hands[viewer] >> c & 1}
+        passer, cards = received
+        view.received = {c for c in cards if obs.state.hands[viewer] >> c & 1}
         view.received_from = passer
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -850,7 +852,7 @@ class TableScreen(Screen):
         """The hand's action log as sentences in the current language, oldest first, each with whether it
         ends a trick."""
         ctl = self.ctl
-        names = [s.label for s in ctl.seats]
+        names = [describe.seat_name(s.label) for s in ctl.seats]
         viewer = ctl.viewer if ctl.viewer is not None else ctl.last_viewer
         return [(describe.entry_text(e, self.game.deck, names, viewer), e.kind == "trick") for e in ctl.log]
 
@@ -883,7 +885,8 @@ class TableScreen(Screen):
         last = self.ctl.last_trick
         if not self.review or last is None:
             return ""
-        return t("Last trick, won by {name} - click or press T to return", name=self.ctl.seats[last.winner].label)
+        name = describe.seat_name(self.ctl.seats[last.winner].label)
+        return t("Last trick, won by {name} - click or press T to return", name=name)
 
     def draw_review_caption(self, surface: pygame.Surface, scene: Scene, text: str) -> None:
         """The last-trick caption on a dark plate, just above the trick's cards where there is room (below
@@ -1075,7 +1078,8 @@ class TableScreen(Screen):
         shade = pygame.Surface(lay.table.size, pygame.SRCALPHA)
         shade.fill((5, 20, 12, 235))
         surface.blit(shade, lay.table.topleft)
-        name = self.ctl.seats[self.ctl.privacy_for].label if self.ctl.privacy_for is not None else ""
+        privacy = self.ctl.privacy_for
+        name = describe.seat_name(self.ctl.seats[privacy].label) if privacy is not None else ""
         txt.blit_text(surface, t("Pass the device to {name}", name=name),
                       (lay.table.centerx, lay.table.centery - lay.label_size * 2), int(lay.label_size * 1.8), GOLD,
                       True, "center", max_width=lay.table.w - 40)
@@ -1105,7 +1109,7 @@ class TableScreen(Screen):
             y = txt.blit_text(surface, study_progress_text(self.app, ctl.session), (x, y), size, GOLD, True,
                               max_width=w).bottom + 8
         for team, total in zip(self.game.teams(), match.totals, strict=False):
-            names = " & ".join(ctl.seats[s].label for s in team)
+            names = " & ".join(describe.seat_name(ctl.seats[s].label) for s in team)
             value = f"{total:g}"
             vr = txt.blit_text(surface, value, (x + w, y), size, WHITE, True, "topright")
             room = w - vr.w - 8
@@ -1153,7 +1157,7 @@ class TableScreen(Screen):
         if ctl.hand_over:
             return t("The hand is over.")
         seat = ctl.current
-        name = ctl.seats[seat].label
+        name = describe.seat_name(ctl.seats[seat].label)
         if ctl.privacy_for is not None:
             return t("Waiting for {name}", name=name)
         if ctl.human_to_move():

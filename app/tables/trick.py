@@ -36,8 +36,8 @@ class TrickRenderer(TableRenderer):
         trick: list[tuple[int, int]] = []
         if view.review_trick is not None:
             trick = view.review_trick
-        elif getattr(state, "trick", None):
-            trick = list(zip(state.trick_seats(), state.trick, strict=True))
+        else:
+            trick = list(state.trick_plays())
         cw, ch = lay.card_w, lay.card_h
         for seat, card in trick:
             x, y = lay.trick_offset(self.seat_angle(seat, view.bottom))
@@ -110,9 +110,9 @@ class TrickRenderer(TableRenderer):
         """Game information for the sidebar."""
         state = view.state
         lines = []
-        trump = getattr(state, "trump", None)
+        trump = state.trump_suit()
         deck = self.game.deck
-        if isinstance(trump, int) and 0 <= trump < len(deck.suits):
+        if trump is not None:
             lines.append(t("Trump: {suit}", suit=t(deck.suit_names[trump])))
         leader = getattr(state, "hand_leader", None)
         if isinstance(leader, int) and 0 <= leader < len(view.names):
@@ -128,6 +128,10 @@ class TrickRenderer(TableRenderer):
             deck = self.game.deck
             lines.append(t("Received from {name}: {cards}", name=view.names[view.received_from],
                            cards=describe.cards_text(deck, sorted(view.received))))
+        points = state.running_points() if self.game.lower_is_better() else None  # penalty points (Hearts)
+        if points is not None and any(points):
+            parts = [" & ".join(view.names[s] for s in team) + f" {points[team[0]]:g}" for team in self.game.teams()]
+            lines.append(t("Points this hand: {points}", points=", ".join(parts)))
         return lines
 
     def needs_pass_selection(self, view: View) -> bool:

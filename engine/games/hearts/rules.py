@@ -19,7 +19,7 @@ import random
 from typing import Any, ClassVar, cast
 
 from engine.cards import FRENCH52, NotationError, bits, popcount
-from engine.game import Game, HandResult, Option, StateFormatError
+from engine.game import Game, HandResult, IllegalMove, Option, StateFormatError
 from engine.games.tricks.core import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int
 from engine.observation import HiddenSlot
 
@@ -351,31 +351,38 @@ class HeartsState(TrickState):
             lower_is_better=True)
 
     # --- notation and reasons ---------------------------------------------------------------------
-    def explain(self, move: int) -> str:
+    def explain(self, move: int) -> IllegalMove:
         d = self.game.deck
         if move < 0 or move >= 2 * PASS_FLAG:
-            return f"{move} is not a move of {self.game.name}"
+            return IllegalMove("not_a_move", f"{move} is not a move of {self.game.name}", {"move": move})
         seat = self.current
         if self.passing:
             if not move & PASS_FLAG:
-                return f"pass three cards first (e.g. 'pass {d.text(bits(self.hands[seat])[0])}')"
+                example = bits(self.hands[seat])[0]
+                return IllegalMove("pass_first", f"pass three cards first (e.g. 'pass {d.text(example)}')",
+                                   {"n": 3, "card": example})
             card = move ^ PASS_FLAG
             if card >= d.size:
-                return f"{move} is not a card of the {d.name} deck"
-            return f"{d.text(card)} is not in seat {seat}'s hand"
+                return IllegalMove("not_a_move", f"{move} is not a card of the {d.name} deck", {"move": move})
+            return IllegalMove("not_in_hand", f"{d.text(card)} is not in seat {seat}'s hand",
+                               {"card": card, "seat": seat})
         if move & PASS_FLAG:
-            return "no passing now" if self.pass_offset == 0 else "the passing is over"
+            return IllegalMove("no_pass_now", "no passing now" if self.pass_offset == 0 else "the passing is over")
         if not 0 <= move < d.size or not self.hands[seat] >> move & 1:
             return super().explain(move)
         hand = self.hands[seat]
         if self.trick:
             led = self.game.suit_of[self.trick[0]]
             if hand & self.game.suit_masks[led]:
-                return f"must follow suit: {d.suit_names[led]} was led"
-            return f"no points on the first trick: {d.text(move)} may only be played with nothing else"
+                return IllegalMove("must_follow_suit", f"must follow suit: {d.suit_names[led]} was led", {"suit": led})
+            return IllegalMove("no_points_first_trick",
+                               f"no points on the first trick: {d.text(move)} may only be played with nothing else",
+                               {"card": move})
         if self.first_trick():
-            return "the 2 of clubs must lead the first trick"
-        return "hearts are not broken: lead another suit (hearts may be led only with nothing else)"
+            return IllegalMove("two_of_clubs_leads", "the 2 of clubs must lead the first trick",
+                               {"card": d.parse("2C")})
+        return IllegalMove("hearts_not_broken",
+                           "hearts are not broken: lead another suit (hearts may be led only with nothing else)")
 
     def move_text(self, move: int) -> str:
         if move == HIDDEN_MOVE:
@@ -476,3 +483,20 @@ class HeartsState(TrickState):
                 played_cards |= 1 << card
         if passes != self.passes_done or played_cards != sum(self.won) | sum(1 << c for c in self.trick):
             raise StateFormatError("the history does not match the passes and cards played_cards")
+
+    # --- the table API (engine/game.py) ------------------------------------------------------------
+    illegal_codes: ClassVar[frozenset[str]] = TrickState.illegal_codes | {
+        "pass_first", "no_points_first_trick", "two_of_clubs_leads", "hearts_not_broken"}
+
+    def received_pass(self, seat: int) -> tuple[int, tuple[int, ...]] | None:
+        if self.pass_offset == 0 or self.passing or not 0 <= seat < 4:
+            return None
+        passer = (seat - self.pass_offset) % 4
+        return passer, tuple(bits(self.passed[passer]))
+
+    def running_points(self) -> list[float] | None:
+        """Penalty points taken so far (hearts and the queen of spades; the jack of diamonds' -10 with that
+        variant); the moon is only settled at the end of the hand."""
+        jack = self.game.variant["jack_diamonds"]
+        return [float(self.penalty_taken(s) - (10 if jack and self.won[s] >> JACK_DIAMONDS & 1 else 0))
+                for s in range(4)]

@@ -14,7 +14,7 @@ import random
 from typing import Any, ClassVar
 
 from engine.cards import FRENCH52, NotationError, bits, popcount
-from engine.game import Game, HandResult, Option, StateFormatError, VariantError
+from engine.game import Game, HandResult, IllegalMove, Option, StateFormatError, VariantError
 from engine.games.tricks.core import HIDDEN_MOVE, PASS_FLAG, TrickGame, TrickState, _int, solo_outcomes
 from engine.observation import HiddenSlot
 
@@ -195,21 +195,23 @@ class MossSideWhistState(TrickState):
     def pass_word(self) -> str:
         return "discard"
 
-    def explain(self, move: int) -> str:
+    def explain(self, move: int) -> IllegalMove:
         d = self.game.deck
         if move < 0 or move >= 2 * PASS_FLAG:
-            return f"{move} is not a move of {self.game.name}"
+            return IllegalMove("not_a_move", f"{move} is not a move of {self.game.name}", {"move": move})
         seat = self.current
         if self.discarding:
             if not move & PASS_FLAG:
-                return (f"the leader must first discard {DISCARDS - self.discards_done} more card(s) "
-                        f"(e.g. 'discard {d.text(bits(self.hands[seat])[0])}')")
+                left, example = DISCARDS - self.discards_done, bits(self.hands[seat])[0]
+                return IllegalMove("discard_first", f"the leader must first discard {left} more card(s) "
+                                   f"(e.g. 'discard {d.text(example)}')", {"n": left, "card": example})
             card = move ^ PASS_FLAG
             if card >= d.size:
-                return f"{move} is not a card of the {d.name} deck"
-            return f"{d.text(card)} is not in seat {seat}'s hand"
+                return IllegalMove("not_a_move", f"{move} is not a card of the {d.name} deck", {"move": move})
+            return IllegalMove("not_in_hand", f"{d.text(card)} is not in seat {seat}'s hand",
+                               {"card": card, "seat": seat})
         if move & PASS_FLAG:
-            return "the discards are done: play a card to the trick"
+            return IllegalMove("discards_done", "the discards are done: play a card to the trick")
         return super().explain(move)
 
     def move_text(self, move: int) -> str:
@@ -296,3 +298,6 @@ class MossSideWhistState(TrickState):
         in_play = sum(self.won) | sum(1 << c for c in self.trick)
         if discarded & ~self.discards or discard_moves != self.discards_done or played != in_play:
             raise StateFormatError("the history does not match the discards and cards played")
+
+    # --- the table API (engine/game.py) ------------------------------------------------------------
+    illegal_codes: ClassVar[frozenset[str]] = TrickState.illegal_codes | {"discard_first", "discards_done"}

@@ -61,7 +61,7 @@ from itertools import permutations
 from typing import Any, ClassVar
 
 from engine.cards import GERMAN15, GERMAN32, Deck, NotationError, bits, popcount
-from engine.game import Game, GameState, HandResult, Option, StateFormatError, VariantError
+from engine.game import Game, GameState, HandResult, IllegalMove, Option, StateFormatError, VariantError
 from engine.observation import HiddenSlot, Observation
 
 DRAW = 0
@@ -1081,66 +1081,77 @@ class PharaohState(GameState):
     def parse_move(self, text: str) -> int:
         return parse_move_text(self.game.deck, text)
 
-    def illegal_reason(self, move: int) -> str | None:
+    def illegal_move(self, move: int) -> IllegalMove | None:
         if self.ended:
-            return "the hand is over"
+            return IllegalMove("hand_over", "the hand is over")
         if isinstance(move, bool) or not isinstance(move, int):
-            return f"a move must be an int, not {type(move).__name__}"
+            return IllegalMove("not_a_move", f"a move must be an int, not {type(move).__name__}")
         legal = self.legal_moves()
         if move in legal:
             return None
         g = self.game
         d = g.deck
+        ace = IllegalMove("ace_pending", "an Ace is pending: play an Ace or the Pharaoh, or skip the turn")
+        seven = IllegalMove("seven_pending",
+                            f"a VII is pending: play a VII or the Pharaoh, or draw {self.pending_draw}",
+                            {"n": self.pending_draw})
         if move == DRAW:
             if self.pending_skip:
-                return "an Ace is pending: play an Ace or the Pharaoh, or skip the turn"
-            return "the stock is empty: skip" if not g.classic else "there is no card left to draw"
+                return ace
+            if not g.classic:
+                return IllegalMove("stock_empty_skip", "the stock is empty: skip")
+            return IllegalMove("nothing_to_draw", "there is no card left to draw")
         if move == SKIP:
             if not g.classic:
-                return "the stock is not empty: play or draw"
+                return IllegalMove("stock_not_empty", "the stock is not empty: play or draw")
             if self.pending_draw:
-                return f"a VII is pending: play a VII or the Pharaoh, or draw {self.pending_draw}"
-            return "you may only pass when you can neither play nor draw"
+                return seven
+            return IllegalMove("skip_when_stuck", "you may only pass when you can neither play nor draw")
         if move < 0 or move & 3 != PLAY:
-            return f"{move} is not a move"
+            return IllegalMove("not_a_move", f"{move} is not a move", {"move": move})
         cards = play_cards(move)
         if not cards or any(not 0 <= c < d.size for c in cards):
-            return f"{move} is not a move of the {d.name} deck"
+            return IllegalMove("not_a_move", f"{move} is not a move of the {d.name} deck", {"move": move})
         if len(set(cards)) != len(cards):
-            return "a card is listed twice"
+            return IllegalMove("not_a_move", "a card is listed twice", {"move": move})
         hand = self.hands[self.current]
         for c in cards:
             if not hand >> c & 1:
-                return f"{d.text(c)} is not in seat {self.current}'s hand"
+                return IllegalMove("not_in_hand", f"{d.text(c)} is not in seat {self.current}'s hand",
+                                   {"card": c, "seat": self.current})
         nr = g.nranks
         if len({c % nr for c in cards}) > 1:
-            return "cards played together must have the same rank"
+            return IllegalMove("same_rank", "cards played together must have the same rank")
         named = named_suit(move)
         last = cards[-1]
         if g.classic and last % nr == g.ober and named < 0:
-            return f"an Ober must name a suit, e.g. {d.text(last)}>{d.suits[0]}"
+            return IllegalMove("name_a_suit", f"an Ober must name a suit, e.g. {d.text(last)}>{d.suits[0]}",
+                               {"card": last})
         if named >= 0 and (not g.classic or last % nr != g.ober):
-            return "only an Ober (as the last card) names a suit"
+            return IllegalMove("only_ober_names", "only an Ober (as the last card) names a suit")
         if named >= g.nsuits:
-            return "the named suit does not exist"
+            return IllegalMove("not_a_move", "the named suit does not exist", {"move": move})
         first = cards[0]
         if g.classic and self.pending_draw:
-            return f"a VII is pending: play a VII or the Pharaoh, or draw {self.pending_draw}"
+            return seven
         if g.classic and self.pending_skip:
-            return "an Ace is pending: play an Ace or the Pharaoh, or skip the turn"
+            return ace
         top = self.top
         rank_name = d.rank_names[top % nr]
         article = "an" if rank_name[0] in "AEIOU" else "a"
         if g.classic and self.active_suit >= 0 and self.active_suit != top // nr:
             suit = d.suit_names[self.active_suit]
-            return f"the named suit is {suit}: play {suit}, an Ober or the Pharaoh"
+            return IllegalMove("named_suit", f"the named suit is {suit}: play {suit}, an Ober or the Pharaoh",
+                               {"suit": self.active_suit})
         extra = ", an Ober or the Pharaoh" if g.classic else ""
         if not g.classic and first // nr != top // nr and first % nr != top % nr:
-            return (f"the top card is {d.long_name(top)}: the first card must be {d.suit_names[top // nr]}, "
-                    f"or all cards {article} {rank_name}")
+            return IllegalMove("follow_top", f"the top card is {d.long_name(top)}: the first card must be "
+                               f"{d.suit_names[top // nr]}, or all cards {article} {rank_name}",
+                               {"card": top, "suit": top // nr})
         if not self.can_start(first):
-            return f"the top card is {d.long_name(top)}: play {d.suit_names[top // nr]} or {article} {rank_name}{extra}"
-        return f"{self.move_text(move)} is not legal now"
+            return IllegalMove("follow_top", f"the top card is {d.long_name(top)}: play {d.suit_names[top // nr]} "
+                               f"or {article} {rank_name}{extra}", {"card": top, "suit": top // nr})
+        return IllegalMove("not_legal", f"{self.move_text(move)} is not legal now", {"move": move})
 
     # --- JSON -------------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -1228,6 +1239,24 @@ class PharaohState(GameState):
     def __repr__(self) -> str:
         d = self.game.deck
         return f"PharaohState(top={d.text(self.top)}, current={self.current}, counts={self.counts})"
+
+    # --- the table API (engine/game.py) ------------------------------------------------------------
+    illegal_codes: ClassVar[frozenset[str]] = frozenset({
+        "hand_over", "not_a_move", "not_in_hand", "ace_pending", "seven_pending", "stock_empty_skip",
+        "nothing_to_draw", "stock_not_empty", "skip_when_stuck", "same_rank", "name_a_suit", "only_ober_names",
+        "named_suit", "follow_top", "not_legal"})
+
+    def named_suit(self, move: int) -> int | None:
+        suit = named_suit(move) if move & 3 == PLAY else -1
+        return suit if suit >= 0 else None
+
+    def draw_count(self, move: int) -> int:
+        """A draw takes the pending VII penalty (else one card), as far as the stock (and, in the classic rules,
+        the discard pile under its top card, reshuffled) reaches."""
+        if move != DRAW or self.ended:
+            return 0
+        available = len(self.stock) + (max(0, len(self.discard) - 1) if self.game.classic else 0)
+        return min(self.pending_draw or 1, available)
 
 
 def parse_move_text(deck: Deck, text: str) -> int:

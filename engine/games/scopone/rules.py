@@ -42,7 +42,7 @@ import random
 from typing import Any, ClassVar
 
 from engine.cards import ITALIAN40, NotationError, bits, popcount
-from engine.game import Game, GameState, HandResult, Option, StateFormatError
+from engine.game import Game, GameState, HandResult, IllegalMove, Option, StateFormatError
 from engine.observation import HiddenSlot, Observation
 
 CARD_BITS = 6
@@ -818,48 +818,61 @@ class ScoponeState(GameState):
                 return make_move(card, options[0])
         return make_move(card)
 
-    def illegal_reason(self, move: int) -> str | None:
+    def illegal_move(self, move: int) -> IllegalMove | None:
         if self.is_terminal():
-            return "the hand is over"
+            return IllegalMove("hand_over", "the hand is over")
         if isinstance(move, bool) or not isinstance(move, int):
-            return f"a move must be an int, not {type(move).__name__}"
+            return IllegalMove("not_a_move", f"a move must be an int, not {type(move).__name__}")
         if move < 0:
-            return f"{move} is not a move"
+            return IllegalMove("not_a_move", f"{move} is not a move", {"move": move})
         card = move & CARD_MASK
         cap = move >> CARD_BITS
         if card >= NUM_CARDS:
-            return f"{card} is not a card of the {DECK.name} deck"
+            return IllegalMove("not_a_move", f"{card} is not a card of the {DECK.name} deck", {"move": move})
         name = DECK.text(card)
         if not self.hands[self.current] >> card & 1:
-            return f"{name} is not in seat {self.current}'s hand"
+            return IllegalMove("not_in_hand", f"{name} is not in seat {self.current}'s hand",
+                               {"card": card, "seat": self.current})
         if cap >> NUM_CARDS or cap & ~self.table:
             off = cap & ~self.table & DECK.full_mask
-            return f"{DECK.set_text(off) or 'those cards'} {'is' if popcount(off) == 1 else 'are'} " \
-                   "not on the table"
+            return IllegalMove("not_on_table", f"{DECK.set_text(off) or 'those cards'} "
+                               f"{'is' if popcount(off) == 1 else 'are'} not on the table", {"cards": tuple(bits(off))})
         options = self.game.captures(self.table, card)
         if (cap in options) if options else cap == 0:
             return None
+        captured = tuple(bits(cap))
         if not options:
-            return f"{name} cannot capture {DECK.set_text(cap)}: it captures nothing here, so it is laid"
+            return IllegalMove("captures_nothing",
+                               f"{name} cannot capture {DECK.set_text(cap)}: it captures nothing here, so it is laid",
+                               {"card": card, "cards": captured})
         example = self.move_text(make_move(card, options[0]))
+        example_fields = {"card": card, "example": tuple(bits(options[0]))}
         if cap == 0:
-            return f"{name} can capture (e.g. {example}): a card that can capture may not be laid"
+            return IllegalMove("must_capture",
+                               f"{name} can capture (e.g. {example}): a card that can capture may not be laid",
+                               example_fields)
         g = self.game
         if VALUE[card] == 1 and g.ace_sweep != "off":
             if self.table & ACE_MASK:
-                return f"an Ace on the table must be taken by {name}, alone (e.g. {example})"
-            return f"{name} sweeps the whole table: {example}"
+                return IllegalMove("ace_takes_ace",
+                                   f"an Ace on the table must be taken by {name}, alone (e.g. {example})",
+                                   example_fields)
+            return IllegalMove("ace_sweeps", f"{name} sweeps the whole table: {example}", example_fields)
         total = sum(VALUE[c] for c in bits(cap))
         if g.scopa_15:
-            return f"{name} and {DECK.set_text(cap)} sum to {total + VALUE[card]}, not 15"
+            return IllegalMove("sum_not_15", f"{name} and {DECK.set_text(cap)} sum to {total + VALUE[card]}, not 15",
+                               {"card": card, "cards": captured, "total": total + VALUE[card]})
         equal = self.table & VALUE_MASK[VALUE[card]]
         if equal:
-            return f"{name} must take a single card of equal value ({DECK.set_text(equal)}) before any sum"
+            return IllegalMove("equal_first", f"{name} must take a single card of equal value "
+                               f"({DECK.set_text(equal)}) before any sum", {"card": card, "cards": tuple(bits(equal))})
         if total != VALUE[card]:
-            return f"{DECK.set_text(cap)} sum to {total}, not {VALUE[card]} ({name})"
+            return IllegalMove("wrong_sum", f"{DECK.set_text(cap)} sum to {total}, not {VALUE[card]} ({name})",
+                               {"card": card, "cards": captured, "total": total, "value": VALUE[card]})
         if g.fewest:
-            return f"{name} must capture with the fewest cards (e.g. {example})"
-        return f"{self.move_text(move)} is not a legal capture"
+            return IllegalMove("fewest_cards", f"{name} must capture with the fewest cards (e.g. {example})",
+                               example_fields)
+        return IllegalMove("not_legal", f"{self.move_text(move)} is not a legal capture", {"move": move})
 
     # --- JSON -------------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -940,6 +953,11 @@ class ScoponeState(GameState):
     def __repr__(self) -> str:
         return (f"ScoponeState(table={DECK.set_text(self.table)!r}, current={self.current}, "
                 f"plays={self.plays}/{self.total_plays})")
+
+    # --- the table API (engine/game.py) ------------------------------------------------------------
+    illegal_codes: ClassVar[frozenset[str]] = frozenset({
+        "hand_over", "not_a_move", "not_in_hand", "not_on_table", "captures_nothing", "must_capture",
+        "ace_takes_ace", "ace_sweeps", "sum_not_15", "equal_first", "wrong_sum", "fewest_cards", "not_legal"})
 
 
 def _int(x: Any, what: str) -> int:

@@ -21,7 +21,7 @@ import random
 from typing import Any, ClassVar, cast
 
 from engine.cards import ITALIAN40, PORTUGUESE40, NotationError, popcount
-from engine.game import Game, HandResult, Option, StateFormatError, VariantError
+from engine.game import Game, HandResult, IllegalMove, Option, StateFormatError, VariantError
 from engine.games.tricks.core import TrickGame, TrickState
 from engine.games.tricks.sueca import game_points
 from engine.observation import HiddenSlot
@@ -334,24 +334,29 @@ class BiscaState(TrickState):
             return SWAP_FLAG | self.game.deck.parse(rest)
         return self.game.deck.parse(t)
 
-    def explain(self, move: int) -> str:
+    def explain(self, move: int) -> IllegalMove:
         d = self.game.deck
         if move < 0 or move >= 2 * SWAP_FLAG:
-            return f"{move} is not a move of {self.game.name}"
+            return IllegalMove("not_a_move", f"{move} is not a move of {self.game.name}", {"move": move})
         if move & SWAP_FLAG:
             card = move ^ SWAP_FLAG
             if self.exchange_card < 0:
-                return "the trump exchange variant is off"
+                return IllegalMove("exchange_off", "the trump exchange variant is off")
             if not 0 <= card < d.size:
-                return f"{move} is not a valid exchange move"
+                return IllegalMove("not_a_move", f"{move} is not a valid exchange move", {"move": move})
             if not self.stock:
-                return "the stock is empty: the face-up trump can no longer be exchanged"
+                return IllegalMove("exchange_stock_empty",
+                                   "the stock is empty: the face-up trump can no longer be exchanged")
             if card != self.exchange_card:
-                return f"only the {d.text(self.exchange_card)} may be exchanged for the face-up trump"
-            return f"{d.text(card)} is not in seat {self.current}'s hand"
+                return IllegalMove("exchange_only",
+                                   f"only the {d.text(self.exchange_card)} may be exchanged for the face-up trump",
+                                   {"card": self.exchange_card})
+            return IllegalMove("not_in_hand", f"{d.text(card)} is not in seat {self.current}'s hand",
+                               {"card": card, "seat": self.current})
         if 0 <= move < d.size and self.hands[self.current] >> move & 1 and self.trick and self.must_follow():
             led = self.game.suit_of[self.trick[0]]
-            return f"must follow suit once the stock is empty: {d.suit_names[led]} was led"
+            return IllegalMove("must_follow_suit_stock_empty",
+                               f"must follow suit once the stock is empty: {d.suit_names[led]} was led", {"suit": led})
         return super().explain(move)
 
     # --- JSON -------------------------------------------------------------------------------------
@@ -446,3 +451,7 @@ class BiscaState(TrickState):
                 raise StateFormatError(f"bad move {move} in the history")
         if played_cards != sum(self.won) | sum(1 << c for c in self.trick) or swaps > 1:
             raise StateFormatError("the history does not match the cards played_cards")
+
+    # --- the table API (engine/game.py) ------------------------------------------------------------
+    illegal_codes: ClassVar[frozenset[str]] = TrickState.illegal_codes | {
+        "exchange_off", "exchange_stock_empty", "exchange_only", "must_follow_suit_stock_empty"}

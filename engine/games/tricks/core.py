@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from engine.cards import Deck, NotationError, popcount
-from engine.game import Game, GameState, StateFormatError
+from engine.game import Game, GameState, IllegalMove, StateFormatError
 from engine.observation import HiddenSlot, Observation
 
 CARD_BITS = (1 << 8) - 1
@@ -637,30 +637,31 @@ class TrickState(GameState):
                 break
         return self.game.deck.parse(t) | flag
 
-    def illegal_reason(self, move: int) -> str | None:
+    def illegal_move(self, move: int) -> IllegalMove | None:
         if self.is_terminal():
-            return "the hand is over"
+            return IllegalMove("hand_over", "the hand is over")
         if not isinstance(move, int) or isinstance(move, bool):
-            return f"a move must be an int, not {type(move).__name__}"
+            return IllegalMove("not_a_move", f"a move must be an int, not {type(move).__name__}")
         if move in self.legal_moves():
             return None
         return self.explain(move)
 
-    def explain(self, move: int) -> str:
+    def explain(self, move: int) -> IllegalMove:
         """Reason why a (card) move is not legal; games extend with their own rules."""
         d = self.game.deck
         if move & PASS_FLAG:
-            return "this is not the time to pass or discard a card"
+            return IllegalMove("no_pass_now", "this is not the time to pass or discard a card")
         if not 0 <= move < d.size:
-            return f"{move} is not a card of the {d.name} deck"
+            return IllegalMove("not_a_move", f"{move} is not a card of the {d.name} deck", {"move": move})
         seat = self.current
         if not self.hands[seat] >> move & 1:
-            return f"{d.text(move)} is not in seat {seat}'s hand"
+            return IllegalMove("not_in_hand", f"{d.text(move)} is not in seat {seat}'s hand",
+                               {"card": move, "seat": seat})
         if self.trick:
             led = self.game.suit_of[self.trick[0]]
             if self.game.suit_of[move] != led and self.hands[seat] & self.game.suit_masks[led]:
-                return f"must follow suit: {d.suit_names[led]} was led"
-        return f"{d.text(move)} may not be played now"
+                return IllegalMove("must_follow_suit", f"must follow suit: {d.suit_names[led]} was led", {"suit": led})
+        return IllegalMove("not_now", f"{d.text(move)} may not be played now", {"card": move})
 
     # --- JSON -------------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -714,6 +715,24 @@ class TrickState(GameState):
     def extra_card_sets(self) -> list[int]:
         """Card sets outside hands/won/trick (stock, discards) for the duplicate check."""
         return []
+
+    # --- the table API (engine/game.py) ------------------------------------------------------------
+    illegal_codes: ClassVar[frozenset[str]] = frozenset(
+        {"hand_over", "not_a_move", "no_pass_now", "not_in_hand", "must_follow_suit", "not_now"})
+
+    def trick_plays(self) -> tuple[tuple[int, int], ...]:
+        return tuple(zip(self.trick_seats(), self.trick, strict=True))
+
+    def running_points(self) -> list[float] | None:
+        """Card points won so far, each seat's side's total; None in games without card points."""
+        if not self.game.total_points:
+            return None
+        points = [0.0] * self.num_players
+        for team in self.game.teams():
+            total = float(sum(self.points_of(s) for s in team))
+            for s in team:
+                points[s] = total
+        return points
 
 
 def _int(x: Any, what: str) -> int:
