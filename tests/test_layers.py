@@ -22,9 +22,11 @@ CORE = {"engine", "engine.cards", "engine.rng", "engine.game", "engine.observati
         "engine.match", "engine.registry", "engine.agent", "engine.knowledge"}
 TOP_LEVEL = {"engine.presets": "runtime", "engine.worker": "runtime", "engine.arena": "lab", "engine.fuzz": "lab",
              "engine.bench": "lab"}
+TOP_LEVEL["engine.reproduce"] = "lab"
 
 NAMING_A_GAME_ALLOWED = {"engine.bench", "engine.search.parallel"}
 """Command-line defaults that still name a game (``--game sueca``); they are to read ``registry.names()``."""
+NAMING_A_GAME_ALLOWED |= {"engine.lab.experiments_catalog"}  # data: the games the documents' experiments played
 
 IMPORTS_TO_REMOVE = {("engine.search.parallel", "engine.bench"), ("engine.search.ismcts", "engine.search.parallel")}
 """Imports that remain until the process supervision moves to the runtime layer: the parallel search's command
