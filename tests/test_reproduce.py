@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine import agents, registry
+from engine.game import GameError
 from engine.lab import arena
 from engine.lab.experiments import Experiment, Played, Row, Setup, agreement, check, measure_row
 from engine.lab.experiments_catalog import EXPERIMENTS
@@ -152,3 +153,16 @@ def test_report_replaces_only_the_marked_part(tmp_path: Path) -> None:
     assert "### dipalma2014/table-6.1" in text and "41.7%" in text and "stale text" not in text
     (results / "bad.json").write_text("{}")
     assert main(["--report", "--results", str(results), "--output", str(doc)]) == 2
+
+
+def test_records_of_another_run_fail_before_playing(tmp_path: Path) -> None:
+    records = str(tmp_path / "r.jsonl")
+    run_experiment(EXPERIMENTS["dipalma2014/table-6.1"], scale=0.002, seed=1, jobs=1, records=records)
+    played: list[int] = []
+
+    def never(tasks: list[tuple], keep) -> None:
+        played.append(len(tasks))
+
+    with pytest.raises(GameError, match="records another run"):
+        run_experiment(EXPERIMENTS["dipalma2014/table-6.1"], scale=0.002, seed=2, backend=never, records=records)
+    assert played == []

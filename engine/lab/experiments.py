@@ -172,7 +172,7 @@ def agreement(published: float | None, published_ci95: Sequence[float] | None, m
         return "not measured"
     if published is None and published_ci95 is None:
         return "no published value"
-    lo, hi = ci95
+    lo, hi = ci95[0] - 1e-9, ci95[1] + 1e-9  # a Wilson bound of 0 or 1 is computed with rounding error
     if published_ci95 is not None:
         plo, phi = published_ci95
         return "agrees" if lo <= phi and plo <= hi else "disagrees"

@@ -96,6 +96,22 @@ def validate(exp: Experiment) -> None:
             agents.make(spec, game)
 
 
+def check_records(exp: Experiment, records: str, seed: int) -> None:
+    """Fail before playing if an existing records file of the experiment belongs to another run."""
+    for k, setup in enumerate(exp.setups):
+        path = records_path(records, k, len(exp.setups))
+        if not (os.path.exists(path) and os.path.getsize(path) > 0):
+            continue
+        header = arena.read_records(path)[0]
+        want = {"arena_records": arena.RECORDS_VERSION, "game": setup.game,
+                "variant": registry.create(setup.game, setup.variant_dict()).variant, "specs": list(setup.agents),
+                "seed": seed, "unit": setup.unit}
+        if header != want:
+            diff = sorted(key for key in set(header) | set(want) if header.get(key) != want.get(key))
+            raise GameError(f"{path} records another run than set-up {k} of {exp.id} (differs in: "
+                            f"{', '.join(diff)}); give --records a new path or repeat that run's command")
+
+
 def run_experiment(exp: Experiment, scale: float = 1.0, seed: int = 1, jobs: int = 0,
                    backend: arena.Backend | None = None, records: str | None = None,
                    progress: bool = False) -> dict[str, Any]:
@@ -103,6 +119,8 @@ def run_experiment(exp: Experiment, scale: float = 1.0, seed: int = 1, jobs: int
     if not scale > 0:
         raise GameError(f"--scale must be positive, not {scale}")
     validate(exp)
+    if records:
+        check_records(exp, records, seed)
     started = time.time()
     played: list[Played] = []
     setups_out = []
