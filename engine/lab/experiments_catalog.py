@@ -549,7 +549,9 @@ MISSING = {
     "dipalma2014/table-6.7": "needs the cheating MCTS with the epsilon-greedy simulation",
     "manzke2025/figure-6.1": "needs the search depth reached per decision in the result records",
     "manzke2025/figure-6.4": "needs the determinization accuracy per trick in the result records",
-    "kassak2023/table-5.3": "time per move: measured by the bench, not a reproducible statistic",
+    "kassak2023/table-5.3, table-5.5": "time per move: measured by the bench, not a reproducible statistic",
+    "kassak2023/table-5.2, table-5.4 (BTSH rows)": "backtracking with the my_shuffle heuristic",
+    "dipalma2014/table-6.6 (MCTS rows)": "the cheating MCTS with the epsilon-greedy simulation",
     "huang2017/table-1 (DLS rows)": "ISMCTS with the DLS discard heuristic",
 }
 """Published tables and figures (or parts) the registry does not run, and why."""

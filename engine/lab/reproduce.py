@@ -230,6 +230,9 @@ def plot_result(result: dict[str, Any], path: str) -> bool:
             if pub:
                 ax.plot(*zip(*pub, strict=True), "x", markersize=10, color=line[0].get_color(),
                         label=f"{series} (published)")
+        xs_all = [r["x"] for r in rows]
+        if min(xs_all) > 0 and max(xs_all) >= 20 * min(xs_all):
+            ax.set_xscale("log")
         ax.set_xlabel(result.get("x_label") or "x")
     else:
         xs = list(range(len(rows)))
