@@ -399,7 +399,7 @@ def run(game_name: str, variant: dict[str, Any], specs: list[str], games: int, s
         backend: Backend | None = None) -> dict[str, Any]:
     """Run a tournament and return the JSON-ready summary. With ``records_path`` every finished game is
     appended to that file and the games it already holds are not played again (resume). ``backend``, if
-    given, plays the games instead of the local processes (e.g. :func:`engine.lab.cluster.ray_backend`)."""
+    given, plays the games instead of the local processes (e.g. :class:`engine.lab.cluster.RayBackend`)."""
     game = registry.create(game_name, variant)
     variant = game.variant
     if len(specs) != game.num_players:
