@@ -34,7 +34,7 @@ import random
 import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -395,10 +395,17 @@ class RecordsFile:
                                 "points": rec.points, "outcomes": rec.outcomes, "moves": rec.moves}) + "\n")
 
 
+Backend = Callable[[list[tuple], Callable[[GameRecord], None]], None]
+"""Plays a list of :func:`play_one` argument tuples, handing each finished game to the callback as soon as it
+ends (in any order); the summary does not depend on that order."""
+
+
 def run(game_name: str, variant: dict[str, Any], specs: list[str], games: int, seed: int = 0, jobs: int = 0,
-        unit: str = "hand", progress: bool = False, records_path: str | None = None) -> dict[str, Any]:
+        unit: str = "hand", progress: bool = False, records_path: str | None = None,
+        backend: Backend | None = None) -> dict[str, Any]:
     """Run a tournament and return the JSON-ready summary. With ``records_path`` every finished game is
-    appended to that file and the games it already holds are not played again (resume)."""
+    appended to that file and the games it already holds are not played again (resume). ``backend``, if
+    given, plays the games instead of the local processes (e.g. :class:`engine.lab.cluster.RayBackend`)."""
     game = registry.create(game_name, variant)
     variant = game.variant
     if len(specs) != game.num_players:
@@ -437,7 +444,9 @@ def run(game_name: str, variant: dict[str, Any], specs: list[str], games: int, s
 
     interrupted = False
     try:
-        if jobs == 1 or len(todo) <= 1:
+        if backend is not None:
+            backend(todo, keep)
+        elif jobs == 1 or len(todo) <= 1:
             for t in todo:
                 keep(_play_task(t))
         else:

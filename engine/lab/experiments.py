@@ -1,0 +1,180 @@
+"""Published experiments as data: one :class:`Experiment` per table or figure of the source documents.
+
+An experiment names the arena set-ups it plays (:class:`Setup`: game, variant, agents, published size) and
+the published cells it compares against (:class:`Row`: a statistic of some of those games and the value the
+document printed). :func:`measure` turns the finished games of the set-ups into the measured rows. The
+catalogue itself is :data:`engine.lab.experiments_catalog.EXPERIMENTS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.lab.arena import GameRecord, mean_interval, wilson_interval
+
+STATISTICS = ("win", "loss", "tie", "win_or_tie", "points", "relative")
+"""win/loss/tie/win_or_tie: share of observations with that outcome (Wilson interval); points: mean points
+of the side; relative: mean relative reward R(s,i) of manzke2025 4.2 in points (more is better)."""
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One arena run: the agents' SPECs in seat order; ``games`` is the published size as arena games (every
+    distinct rotation of the agents over the seats counts as a game)."""
+
+    game: str
+    agents: tuple[str, ...]
+    games: int
+    variant: tuple[tuple[str, Any], ...] = ()
+    unit: str = "hand"
+
+    def variant_dict(self) -> dict[str, Any]:
+        return dict(self.variant)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One published cell: ``statistic`` of the games of ``setups`` seen from one side.
+
+    The side is ``agent`` (every team or, for ``relative``, every seat the SPEC held), or the seat group
+    ``seats`` (the outcome of its first seat), or the seat ``offset`` places after the first seat of
+    ``offset_from``. ``rotation`` keeps only the games of that rotation of the agents (rotation 0 = the
+    set-up's seat order, so with a dealer at the last seat ``seats=(0, 2), rotation=0`` is the hand team of
+    the first agent). ``published_ci95`` is the document's interval or range where it prints one. ``series``
+    and ``x`` place the row on a figure's plot."""
+
+    label: str
+    statistic: str
+    setups: tuple[int, ...] = (0,)
+    agent: str | None = None
+    seats: tuple[int, ...] | None = None
+    rotation: int | None = None
+    offset_from: str | None = None
+    offset: int = 0
+    published: float | None = None
+    published_ci95: tuple[float, float] | None = None
+    series: str = ""
+    x: float | None = None
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A table or figure of a source document (``document`` is a key of docs/references.md)."""
+
+    id: str
+    document: str
+    source: str
+    title: str
+    setups: tuple[Setup, ...]
+    rows: tuple[Row, ...]
+    note: str = ""
+    x_label: str = ""
+    tags: tuple[str, ...] = field(default=())
+
+    @property
+    def is_figure(self) -> bool:
+        return "/figure-" in self.id
+
+    @property
+    def game(self) -> str:
+        return ", ".join(dict.fromkeys(s.game for s in self.setups))
+
+    def listing(self) -> dict[str, Any]:
+        """The ``--list`` entry."""
+        return {"id": self.id, "document": self.document, "game": self.game, "source": self.source,
+                "title": self.title, "rows": len(self.rows), "games": sum(s.games for s in self.setups),
+                "setups": [{"game": s.game, "variant": s.variant_dict(), "agents": list(s.agents),
+                            "games": s.games, "unit": s.unit} for s in self.setups]}
+
+
+def check(exp: Experiment) -> None:
+    """Raise ValueError if the experiment is inconsistent (used by the tests on the whole catalogue)."""
+    if "/" not in exp.id or exp.id.split("/")[0] != exp.document:
+        raise ValueError(f"{exp.id}: the id must start with the document key {exp.document}/")
+    for row in exp.rows:
+        if row.statistic not in STATISTICS:
+            raise ValueError(f"{exp.id} row {row.label!r}: unknown statistic {row.statistic!r}")
+        if sum(x is not None for x in (row.agent, row.seats, row.offset_from)) != 1:
+            raise ValueError(f"{exp.id} row {row.label!r}: give exactly one of agent, seats, offset_from")
+        for k in row.setups:
+            if not 0 <= k < len(exp.setups):
+                raise ValueError(f"{exp.id} row {row.label!r}: no set-up {k}")
+            specs = exp.setups[k].agents
+            for who in (row.agent, row.offset_from):
+                if who is not None and who not in specs:
+                    raise ValueError(f"{exp.id} row {row.label!r}: {who!r} does not play in set-up {k}")
+
+
+@dataclass
+class Played:
+    """The finished games of one set-up, with what is needed to read them."""
+
+    specs: list[str]
+    teams: list[tuple[int, ...]]
+    lower_is_better: bool
+    records: list[GameRecord]
+
+
+def _observations(row: Row, played: Played) -> list[tuple[float, float, float]]:
+    """(outcome, points, relative reward) per observation of the row's side in one set-up's games."""
+    specs, teams, sign = played.specs, played.teams, (-1.0 if played.lower_is_better else 1.0)
+    team_of = {s: i for i, t in enumerate(teams) for s in t}
+    out = []
+    for r in played.records:
+        if row.rotation is not None and r.rotation != row.rotation:
+            continue
+        n = len(r.points)
+        total = sum(r.points)
+
+        def rel(seat: int, r: GameRecord = r, n: int = n, total: float = total) -> float:
+            return sign * (n * r.points[seat] - total)
+
+        if row.seats is not None:
+            seats = list(row.seats)
+            out.append((r.outcomes[seats[0]], sum(r.points[s] for s in seats) / len(seats), rel(seats[0])))
+        elif row.offset_from is not None:
+            first = next(s for s in range(n) if specs[r.seat_agents[s]] == row.offset_from)
+            seat = (first + row.offset) % n
+            out.append((r.outcomes[seat], r.points[seat], rel(seat)))
+        elif row.statistic == "relative":
+            out.extend((r.outcomes[s], r.points[s], rel(s)) for s in range(n) if specs[r.seat_agents[s]] == row.agent)
+        else:  # one observation per team the agent holds: partners count once
+            by_team: dict[int, list[int]] = {}
+            for s in range(n):
+                if specs[r.seat_agents[s]] == row.agent:
+                    by_team.setdefault(team_of[s], []).append(s)
+            for seats in by_team.values():
+                out.append((r.outcomes[seats[0]], sum(r.points[s] for s in seats) / len(seats), rel(seats[0])))
+    return out
+
+
+def measure_row(row: Row, played: Sequence[Played]) -> dict[str, Any]:
+    """The measured value of one row: ``measured``, ``ci95`` and the sample size ``n``."""
+    obs = [o for k in row.setups for o in _observations(row, played[k])]
+    n = len(obs)
+    if row.statistic in ("points", "relative"):
+        values = [o[1] if row.statistic == "points" else o[2] for o in obs]
+        mean, ci = mean_interval(values)
+        return {"measured": mean if n else None, "ci95": list(ci) if n else None, "n": n}
+    hit = {"win": lambda o: o == 1.0, "loss": lambda o: o == 0.0, "tie": lambda o: o == 0.5,
+           "win_or_tie": lambda o: o >= 0.5}[row.statistic]
+    k = sum(1 for o in obs if hit(o[0]))
+    return {"measured": k / n if n else None, "ci95": list(wilson_interval(k, n)) if n else None, "n": n}
+
+
+def agreement(published: float | None, published_ci95: Sequence[float] | None, measured: float | None,
+              ci95: Sequence[float] | None) -> str:
+    """``agrees`` when the measured interval holds the published value (or overlaps the published
+    interval), ``disagrees`` otherwise, ``no published value`` / ``not measured`` when one side is missing."""
+    if measured is None or ci95 is None:
+        return "not measured"
+    if published is None and published_ci95 is None:
+        return "no published value"
+    lo, hi = ci95[0] - 1e-9, ci95[1] + 1e-9  # a Wilson bound of 0 or 1 is computed with rounding error
+    if published_ci95 is not None:
+        plo, phi = published_ci95
+        return "agrees" if lo <= phi and plo <= hi else "disagrees"
+    assert published is not None
+    return "agrees" if lo <= published <= hi else "disagrees"
