@@ -395,7 +395,7 @@ class RecordsFile:
                                 "points": rec.points, "outcomes": rec.outcomes, "moves": rec.moves}) + "\n")
 
 
-Backend = Callable[[list[tuple], Callable[[GameRecord], None]], None]
+Backend = Callable[[list[tuple[Any, ...]], Callable[[GameRecord], None]], None]
 """Plays a list of :func:`play_one` argument tuples, handing each finished game to the callback as soon as it
 ends (in any order); the summary does not depend on that order."""
 

@@ -58,7 +58,7 @@ class RayBackend:
         self.in_flight = in_flight or max(2, 2 * cpus)
         self._play = self.ray.remote(num_cpus=1, max_retries=max_retries)(play_one)
 
-    def __call__(self, tasks: list[tuple], keep: Callable[[GameRecord], None]) -> None:
+    def __call__(self, tasks: list[tuple[Any, ...]], keep: Callable[[GameRecord], None]) -> None:
         ray = self.ray
         todo = iter(tasks)
         pending: list[Any] = []

@@ -8,7 +8,7 @@ catalogue itself is :data:`engine.lab.experiments_catalog.EXPERIMENTS`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,8 +158,9 @@ def measure_row(row: Row, played: Sequence[Played]) -> dict[str, Any]:
         values = [o[1] if row.statistic == "points" else o[2] for o in obs]
         mean, ci = mean_interval(values)
         return {"measured": mean if n else None, "ci95": list(ci) if n else None, "n": n}
-    hit = {"win": lambda o: o == 1.0, "loss": lambda o: o == 0.0, "tie": lambda o: o == 0.5,
-           "win_or_tie": lambda o: o >= 0.5}[row.statistic]
+    hits: dict[str, Callable[[float], bool]] = {"win": lambda o: o == 1.0, "loss": lambda o: o == 0.0,
+                                                "tie": lambda o: o == 0.5, "win_or_tie": lambda o: o >= 0.5}
+    hit = hits[row.statistic]
     k = sum(1 for o in obs if hit(o[0]))
     return {"measured": k / n if n else None, "ci95": list(wilson_interval(k, n)) if n else None, "n": n}
 

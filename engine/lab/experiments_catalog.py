@@ -391,7 +391,7 @@ def _mcts(iterations: int, c: float, heuristic: str = "my_shuffle", extra: str =
     return f"ismcts:iterations={iterations},c={ours}{tail}{extra}"
 
 
-def pairs_table(exp_id: str, source: str, title: str, variant: tuple, players: dict[str, str], games: int,
+def pairs_table(exp_id: str, source: str, title: str, variant: tuple[Any, ...], players: dict[str, str], games: int,
                 published: dict[str, dict[str, float]], note: str = "") -> Experiment:
     """kassak2023 tables 5.2 and 5.4: row player's win rate against the column player."""
     names = list(players)
@@ -531,7 +531,7 @@ def _kassak() -> list[Experiment]:
     return out
 
 
-def _order(exp: Experiment) -> tuple:
+def _order(exp: Experiment) -> tuple[Any, ...]:
     kind, _dash, number = exp.id.split("/", 1)[1].partition("-")
     return ({"table": 0, "section": 1, "figure": 2}.get(kind, 3),
             tuple(int(p) if p.isdigit() else 0 for p in number.split(".")))
