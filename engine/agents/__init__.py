@@ -19,6 +19,7 @@ AGENTS: dict[str, str] = {
     "ismcts": "engine.search.ismcts:ISMCTSAgent",
     "detuct": "engine.search.detuct:DeterminizedUCTAgent",
     "cheat": "engine.search.cheat:CheatingUCTAgent",
+    "pimc": "engine.search.pimc:PIMCAgent",
 }
 """The generic agents (every game): name -> ``module:Class``, loaded lazily."""
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine import registry
 from engine.games.hearts.abstraction import hearts_key
+from engine.games.hearts.evaluation import penalty_evaluation
 from engine.games.hearts.greedy import egreedy_rollout, greedy_rollout
 from engine.games.hearts.inference import hearts_belief
 from engine.games.hearts.players import HeuristicAgent, heuristic_move
@@ -28,6 +29,7 @@ KNOWLEDGE = SearchKnowledge(
     biases={"inference": hearts_belief},
     transposition_key=hearts_key,
     score_span=26,
+    evaluation=penalty_evaluation,
 )
 
 registry.register(registry.GameEntry(

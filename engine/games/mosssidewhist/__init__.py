@@ -4,6 +4,7 @@ and the difficulty presets."""
 from __future__ import annotations
 
 from engine import registry
+from engine.games.mosssidewhist.evaluation import tricks_evaluation
 from engine.games.mosssidewhist.greedy import egreedy_rollout, greedy_rollout
 from engine.games.mosssidewhist.players import HeuristicAgent, heuristic_move, whist_ese_bias
 from engine.games.mosssidewhist.rules import MossSideWhist, MossSideWhistState
@@ -22,6 +23,7 @@ KNOWLEDGE = SearchKnowledge(
     policies={"heuristic": heuristic_move},
     rollouts={"greedy": greedy_rollout, "egreedy": egreedy_rollout},
     biases={"ese": whist_ese_bias},
+    evaluation=tricks_evaluation,
 )
 
 registry.register(registry.GameEntry(

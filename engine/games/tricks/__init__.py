@@ -7,6 +7,7 @@ from engine import registry
 from engine.game import Game
 from engine.games.tricks.bisca import Bisca, Briscola
 from engine.games.tricks.core import HIDDEN_MOVE, PASS_FLAG, CardTables, TrickGame, TrickState, card_tables
+from engine.games.tricks.evaluation import card_points_evaluation
 from engine.games.tricks.greedy import egreedy_move, greedy_move
 from engine.games.tricks.players import HeuristicAgent, heuristic_move
 from engine.games.tricks.sueca import Sueca
@@ -39,8 +40,9 @@ def bisca_exploration(game: Game) -> float:
 
 
 _POLICIES = {"heuristic": heuristic_move, "greedy": greedy_move, "egreedy": egreedy_move}
-SUECA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120)
-BISCA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120, exploration=bisca_exploration)
+SUECA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120, evaluation=card_points_evaluation)
+BISCA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120, exploration=bisca_exploration,
+                                  evaluation=card_points_evaluation)
 
 _COMMON = {"agents": {"heuristic": HeuristicAgent}, "table": "trick", "summary": "card-points"}
 registry.register(
