@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine import registry
 from engine.games.mosssidewhist.evaluation import tricks_evaluation
-from engine.games.mosssidewhist.greedy import egreedy_rollout, greedy_rollout
+from engine.games.mosssidewhist.greedy import GreedyAgent, egreedy_rollout, greedy_rollout
 from engine.games.mosssidewhist.players import HeuristicAgent, heuristic_move, whist_ese_bias
 from engine.games.mosssidewhist.rules import MossSideWhist, MossSideWhistState
 from engine.knowledge import SearchKnowledge
@@ -27,5 +27,6 @@ KNOWLEDGE = SearchKnowledge(
 )
 
 registry.register(registry.GameEntry(
-    "mosssidewhist", MossSideWhist, 50, PRESETS, knowledge=KNOWLEDGE, agents={"heuristic": HeuristicAgent},
+    "mosssidewhist", MossSideWhist, 50, PRESETS, knowledge=KNOWLEDGE,
+    agents={"heuristic": HeuristicAgent, "greedy": GreedyAgent},
     table="trick", summary="whist"))

@@ -8,7 +8,7 @@ from engine.game import Game
 from engine.games.tricks.bisca import Bisca, Briscola
 from engine.games.tricks.core import HIDDEN_MOVE, PASS_FLAG, CardTables, TrickGame, TrickState, card_tables
 from engine.games.tricks.evaluation import card_points_evaluation
-from engine.games.tricks.greedy import egreedy_move, greedy_move
+from engine.games.tricks.greedy import GreedyAgent, egreedy_move, greedy_move
 from engine.games.tricks.players import HeuristicAgent, heuristic_move
 from engine.games.tricks.sueca import Sueca
 from engine.knowledge import DEFAULT_EXPLORATION, SearchKnowledge
@@ -44,7 +44,7 @@ SUECA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120, evaluation
 BISCA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120, exploration=bisca_exploration,
                                   evaluation=card_points_evaluation)
 
-_COMMON = {"agents": {"heuristic": HeuristicAgent}, "table": "trick", "summary": "card-points"}
+_COMMON = {"agents": {"heuristic": HeuristicAgent, "greedy": GreedyAgent}, "table": "trick", "summary": "card-points"}
 registry.register(
     registry.GameEntry("sueca", Sueca, 10, SUECA_PRESETS, knowledge=SUECA_KNOWLEDGE, **_COMMON),
     registry.GameEntry("bisca", Bisca, 20, BISCA_PRESETS, knowledge=BISCA_KNOWLEDGE, **_COMMON),
