@@ -21,6 +21,7 @@ LAYERS = {"core": 0, "games": 1, "agents": 2, "search": 2, "runtime": 3, "lab": 
 CORE = {"engine", "engine.cards", "engine.rng", "engine.game", "engine.observation", "engine.determinize",
         "engine.match", "engine.registry", "engine.agent", "engine.knowledge"}
 TOP_LEVEL = {"engine.presets": "runtime", "engine.worker": "runtime", "engine.arena": "lab", "engine.fuzz": "lab",
+             "engine.ladder": "lab",
              "engine.bench": "lab"}
 
 NAMING_A_GAME_ALLOWED = {"engine.bench", "engine.search.parallel"}
