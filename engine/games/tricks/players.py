@@ -166,6 +166,13 @@ ENDGAME_CARDS = 10
 """With every card known (two-player Bisca once the stock is out) and at most this many cards left, the
 point-trick player counts the ending out exactly (``endgame-count``)."""
 
+LOW_TRUMP_LEAD = 3
+"""While anyone may trump a lead (Briscola, Bisca before the stock runs out), leading a trump costs like leading
+a plain card of this many points: a low trump goes before a plain card worth 3 or more."""
+
+WORTH_RUFFING = 10
+"""While anyone may trump a lead, a master worth less than this is seldom trumped: it is led as a master."""
+
 
 def _team_points(state: Any, team: tuple[int, ...]) -> int:
     cp = state.game.card_points
@@ -248,8 +255,9 @@ class PointTrickPlayer:
         opponents = [s for s in range(v.n) if s not in v.team]
         side = [c for c in moves if v.suit_of[c] != v.trump]
         masters = [c for c in side if v.is_master(c) and v.points[c] > 0
-                   and not any(v.may_be_void(o, v.suit_of[c]) and v.possible[o] & v.out
-                               & v.suit_masks[v.trump] for o in opponents if v.trump >= 0)]
+                   and (v.free_play and v.points[c] < WORTH_RUFFING
+                        or not any(v.may_be_void(o, v.suit_of[c]) and v.possible[o] & v.out
+                                   & v.suit_masks[v.trump] for o in opponents if v.trump >= 0))]
         if masters:
             self.last_rule = "lead-master"
             return max(masters, key=lambda c: (v.points[c], -c))
@@ -271,9 +279,13 @@ class PointTrickPlayer:
                     self.last_rule = "lead-to-partner-ruff"
                     return min(ruffable, key=lambda c: _low_key(v, c))
         pool = side or moves
+        if v.free_play and side:
+            # Anyone may trump a lead here: a low trump is a cheaper lead than a plain card full of points.
+            pool = [c for c in side if v.points[c] < LOW_TRUMP_LEAD] + [c for c in moves if c not in side] or side
         length = {s: popcount(v.suit_cards(v.hand, s)) for s in range(len(v.suit_masks))}
         self.last_rule = "lead-low"
-        return min(pool, key=lambda c: (v.points[c], v.is_master(c), -length[v.suit_of[c]], v.strength[c], c))
+        return min(pool, key=lambda c: (v.points[c] + (LOW_TRUMP_LEAD if v.suit_of[c] == v.trump else 0),
+                                        v.is_master(c), -length[v.suit_of[c]], v.strength[c], c))
 
     # --- following --------------------------------------------------------------------------------------
     def follow(self, v: TrickView, moves: list[int]) -> int:
@@ -302,13 +314,14 @@ class PointTrickPlayer:
         if ruffs and led != v.trump:
             safe_ruffs = [c for c in ruffs if not later or v.safe_for(c, led, v.team)] or ruffs
             card = min(safe_ruffs, key=lambda c: (v.points[c], v.strength[c], c))
-            few_left = popcount(v.hand) <= 3
-            if (v.points[card] == 0 and pts >= 4) or pts >= 10 or (few_left and pts > 0):
+            few_left = popcount(v.hand) <= 3 and not getattr(v.state, "stock", None)  # the last tricks
+            cheap_ruff = v.points[card] == 0 and pts >= 4 and not v.free_play  # trumps are scarce in free play
+            if cheap_ruff or pts >= 10 or (few_left and pts > 0):
                 self.last_rule = "ruff"
                 return card
         if winners and not later and pts > 0:
             card = min(winners, key=lambda c: (v.points[c], v.strength[c], c))
-            if v.points[card] <= pts:
+            if v.points[card] <= pts and not (v.free_play and v.suit_of[card] == v.trump and pts < 10):
                 self.last_rule = "take-cheaply"
                 return card
         if len(winners) == len(moves):
