@@ -192,9 +192,11 @@ def run(game_name: str, variant: dict[str, Any], specs: Sequence[str], seconds: 
             interrupted = True
             break
     ratings, errors = bradley_terry(len(specs), results)
-    table = [{"spec": s, "timed_spec": t, "rating": r, "rating_ci95": [r - Z95 * e, r + Z95 * e],
-              "games": sum(n for (a, b), (_s, n) in results.items() if s in (specs[a], specs[b]))}
-             for s, t, r, e in zip(specs, timed, ratings, errors, strict=True)]
+    table: list[dict[str, Any]] = [
+        {"spec": s, "timed_spec": t, "rating": r,
+         "rating_ci95": [r - Z95 * e, r + Z95 * e] if math.isfinite(e) else None,  # None: no games
+         "games": sum(n for (a, b), (_s, n) in results.items() if s in (specs[a], specs[b]))}
+        for s, t, r, e in zip(specs, timed, ratings, errors, strict=True)]
     table.sort(key=lambda row: -row["rating"])
     out: dict[str, Any] = {"game": game_name, "variant": variant, "seconds_per_move": seconds, "deals": deals,
                            "seed": seed, "specs": list(specs), "ratings": table, "pairs": pairs_out,
@@ -211,8 +213,9 @@ def format_table(summary: dict[str, Any]) -> str:
              + ("  INTERRUPTED" if summary.get("interrupted") else ""),
              f"{'rank':<5} {'agent':<46} {'Elo':>7} {'95% interval':>20} {'games':>7}"]
     for k, row in enumerate(summary["ratings"], start=1):
-        lo, hi = row["rating_ci95"]
-        lines.append(f"{k:<5} {row['spec']:<46} {row['rating']:>+7.0f} [{lo:>+7.0f}, {hi:>+7.0f}] {row['games']:>7}")
+        interval = "{:>20}".format("no games") if row["rating_ci95"] is None else \
+            "[{:>+7.0f}, {:>+7.0f}]".format(*row["rating_ci95"])
+        lines.append(f"{k:<5} {row['spec']:<46} {row['rating']:>+7.0f} {interval} {row['games']:>7}")
     lines.append("pairs (score of the first: wins + half the draws, 95% interval from the paired deals):")
     for p in summary["pairs"]:
         lo, hi = p["score_rate_ci95"]

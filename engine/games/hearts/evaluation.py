@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
-from engine.games.hearts.rules import HEART_MASK, QUEEN_SPADES, HeartsState
+from engine.games.hearts.rules import HEART_MASK, QUEEN_SPADES
 
 
-def penalty_evaluation(state: HeartsState, seat: int, rng: random.Random) -> float:
+def penalty_evaluation(state: Any, seat: int, rng: random.Random) -> float:
     """Estimated outcome (0 loss .. 1 win) for ``seat``."""
     taken = [(w & HEART_MASK).bit_count() + (13 if w >> QUEEN_SPADES & 1 else 0) for w in state.won]
     scale = 1.5 + (26 - sum(taken)) / 6.0

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
-from engine.games.mosssidewhist.rules import MossSideWhistState
 
-
-def tricks_evaluation(state: MossSideWhistState, seat: int, rng: random.Random) -> float:
+def tricks_evaluation(state: Any, seat: int, rng: random.Random) -> float:
     """Estimated outcome (0 loss .. 1 win) for ``seat``."""
     points = [t - 4 for t in state.tricks_won]
     points[state.hand_leader] -= 4

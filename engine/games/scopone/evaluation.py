@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
-from engine.games.scopone.rules import ScoponeState
 
-
-def capture_evaluation(state: ScoponeState, seat: int, rng: random.Random) -> float:
+def capture_evaluation(state: Any, seat: int, rng: random.Random) -> float:
     """Estimated outcome (0 loss .. 1 win) for ``seat``'s side."""
     totals = state.game.hand_totals(state.captured, state.scope)
     side = state.side_of(seat)

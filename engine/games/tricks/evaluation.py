@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
-from engine.games.tricks.core import TrickState
 
-
-def card_points_evaluation(state: TrickState, seat: int, rng: random.Random) -> float:
+def card_points_evaluation(state: Any, seat: int, rng: random.Random) -> float:
     """Estimated outcome (0 loss .. 1 win) for ``seat``'s side."""
     sides = state.side_points()
     mine, theirs = sides[seat % 2], sides[1 - seat % 2]
