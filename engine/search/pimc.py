@@ -6,19 +6,22 @@ Per decision:
 * deals come from :class:`engine.search.sampler.DealSampler`, biased by one of the game's belief functions where
   it registers one (``bias=auto``, the default: the game's first; ``bias=none`` deals uniformly);
 * each deal is searched by paranoid alpha-beta from the deciding seat's side (every seat outside its team plays
-  against it), every legal move with a full window so that its exact value on that deal is known, ``depth``
-  plies deep counting the move itself. A position at the depth limit is worth the game's evaluation
-  (``SearchKnowledge.evaluation``) or, where a game gives none, the outcome of ``playouts`` random playouts;
+  against it), every legal move with a full window so that its exact value on that deal is known, by
+  iterative deepening from one ply up to ``depth`` plies (the move itself included) within ``nodes`` alpha-beta
+  nodes a deal (in a wide position the last pass that fits decides). A position at the depth limit is worth
+  the game's evaluation (``SearchKnowledge.evaluation``) or, where a game gives none, the outcome of
+  ``playouts`` random playouts;
   a finished hand is worth its outcome (1 win, 0.5 draw, 0 loss) blended with a little of the seat's score
   reward (:data:`SCORE_WEIGHT`), so that among won lines the bigger win counts;
 * the moves are ordered by the transposition table's best move first, then by the game's
   ``GameState.solver_moves()`` order (which also leaves out cards that play exactly like a kept one); the
   table (keyed by ``GameState.solver_key()``) keeps bounds with the depth they were searched to, and a value
   whose whole subtree reached the end of the hand is exact at every depth;
-* a deal whose search at ``depth`` was cheap is searched again two plies deeper while it stays within
-  ``nodes`` alpha-beta nodes, so late in a hand every line is solved to its end.
+* past ``depth``, a deal is searched two plies deeper at a time while the next pass is expected to fit in
+  ``nodes``, so late in a hand every line is solved to its end.
 
-The budget is ``deals`` sampled deals and/or ``seconds`` of time (a deal the clock interrupts does not count).
+The budget is ``deals`` sampled deals and/or ``seconds`` of time (a deal the clock interrupts does not count;
+when not even the first deal finishes in time, that deal searched one ply deep decides).
 With a deal budget alone the agent is deterministic for a given ``rng``.
 """
 
