@@ -100,3 +100,11 @@ def test_pimc_beats_random_by_a_wide_margin() -> None:
     assert paired["deals"] == 20
     low, _high = paired["outcome_difference_ci95"]
     assert low > 0.2, paired  # seeded: pimc's outcome minus random's, per deal, 95% interval above +0.2
+
+
+@pytest.mark.parametrize(("name", "opponents"),
+                         [("hearts", "paranoid"), ("briscola", "maxn"), ("mosssidewhist", "auto")])
+def test_pimc_opponent_models_play_legal_moves_from_the_observation(name: str, opponents: str) -> None:
+    spec = f"pimc:deals=2,depth=3,nodes=200,opponents={opponents}"
+    assert agents.make(spec, registry.create(name)).maxn == (opponents == "maxn" or name == "mosssidewhist")
+    assert_decides_from_observation(name, [spec])

@@ -5,8 +5,9 @@ Per decision:
 
 * deals come from :class:`engine.search.sampler.DealSampler`, biased by one of the game's belief functions where
   it registers one (``bias=auto``, the default: the game's first; ``bias=none`` deals uniformly);
-* each deal is searched by paranoid alpha-beta from the deciding seat's side (every seat outside its team plays
-  against it), every legal move with a full window so that its exact value on that deal is known, by
+* each deal is searched from the deciding seat's side, by paranoid alpha-beta (every seat outside its team plays
+  against it) in games of two sides, by max-n (every seat plays for itself; no cut-offs) in games of three or
+  more (``opponents=auto``), every legal move with a full window so that its exact value on that deal is known, by
   iterative deepening from one ply up to ``depth`` plies (the move itself included) within ``nodes`` alpha-beta
   nodes a deal (in a wide position the last pass that fits decides). A position at the depth limit is worth
   the game's evaluation (``SearchKnowledge.evaluation``) or, where a game gives none, the outcome of
@@ -186,6 +187,62 @@ class _DealSearch:
         return values, not self.horizon
 
 
+class _MaxNSearch(_DealSearch):
+    """Depth-limited max-n (each seat picks the move best for itself) with a transposition table: the value of a
+    position is one value per seat, so no alpha-beta cut applies; for games of three or more sides, where the
+    paranoid assumption (everyone else against the deciding seat) is too pessimistic."""
+
+    def __init__(self, seat: int, team: tuple[int, ...], evaluate: EvaluationFn, rng: random.Random,
+                 deadline: float, cancel: Any, seats: int) -> None:
+        super().__init__(seat, team, evaluate, rng, deadline, cancel)
+        self.seats = range(seats)
+        self.vectors: dict[Any, tuple[tuple[float, ...], int | None, int]] = {}
+
+    def value(self, state: GameState, alpha: float, beta: float, depth: int) -> float:
+        return self.vector(state, depth)[self.seat]
+
+    def vector(self, state: GameState, depth: int) -> tuple[float, ...]:
+        """Each seat's value of ``state`` searched ``depth`` plies deep."""
+        self._tick()
+        if state.is_terminal():
+            outcomes = state.outcomes()
+            scores = reward_vector("score", state)
+            return tuple((1.0 - SCORE_WEIGHT) * outcomes[s] + SCORE_WEIGHT * scores[s] for s in self.seats)
+        if depth <= 0:
+            self.horizon = True
+            evaluate, rng = self.evaluate, self.rng
+            return tuple(evaluate(state, s, rng) for s in self.seats)
+        key = state.solver_key()
+        entry = self.vectors.get(key) if key is not None else None
+        best_move: int | None = None
+        if entry is not None:
+            vec, best_move, searched = entry
+            if searched >= depth:
+                if searched < EXACT:
+                    self.horizon = True
+                return vec
+        moves = state.solver_moves()
+        if best_move is not None and len(moves) > 1 and moves[0] != best_move and best_move in moves:
+            moves = [best_move] + [m for m in moves if m != best_move]
+        mover = state.current_player
+        outer_horizon = self.horizon
+        self.horizon = False
+        best: tuple[float, ...] | None = None
+        chosen = moves[0]
+        for m in moves:
+            child = state.clone()
+            child.do(m)
+            vec = self.vector(child, depth - 1)
+            if best is None or vec[mover] > best[mover]:
+                best, chosen = vec, m
+        assert best is not None
+        exact_below = not self.horizon
+        self.horizon = outer_horizon or self.horizon
+        if key is not None:
+            self.vectors[key] = (best, chosen, EXACT if exact_below else depth)
+        return best
+
+
 def search_deal(search: _DealSearch, state: GameState, moves: list[int], depth: int,
                 allowance: int) -> dict[int, float]:
     """One deal's value per root move by iterative deepening: one ply, then one more at a time up to ``depth``,
@@ -238,6 +295,9 @@ class PIMCAgent(Agent):
                "expected to fit: to the end of the hand late in it)", type=int, min=1, max=100_000_000),
         Option("bias", "auto", "biased determinization: a belief function registered for the game, 'auto' (the "
                "game's first, if it has one) or 'none' (uniform deals)", type=str),
+        Option("opponents", "auto", "how the other sides play in each deal's search: 'paranoid' (all against the "
+               "deciding side, alpha-beta), 'maxn' (each for itself, max-n) or 'auto' (max-n with three or more "
+               "sides, else paranoid)", choices=("auto", "paranoid", "maxn")),
         Option("playouts", 1, "random playouts per evaluation at the depth limit, in games without an evaluation "
                "of their own", type=int, min=1, max=10_000),
     )
@@ -252,6 +312,8 @@ class PIMCAgent(Agent):
                 self.bias_fn = knowledge.bias(game.name, names[0])
         elif bias not in ("none", ""):
             self.bias_fn = knowledge.bias(game.name, bias)  # VariantError lists the game's belief functions
+        opponents = str(self.config["opponents"])
+        self.maxn = opponents == "maxn" or opponents == "auto" and len(game.teams()) >= 3
         own = knowledge.evaluation(game.name)
         self.evaluate: EvaluationFn = own if own is not None else playout_evaluation(int(self.config["playouts"]))
 
@@ -275,7 +337,9 @@ class PIMCAgent(Agent):
         start = time.perf_counter()
         deadline = start + seconds if seconds > 0 else inf
         sampler = DealSampler(obs, self.bias_fn(obs) if self.bias_fn is not None else None)
-        search = _DealSearch(obs.seat, _team(self.game, obs.seat), self.evaluate, rng, deadline, cancel)
+        team = _team(self.game, obs.seat)
+        search = (_MaxNSearch(obs.seat, team, self.evaluate, rng, deadline, cancel, self.game.num_players)
+                  if self.maxn else _DealSearch(obs.seat, team, self.evaluate, rng, deadline, cancel))
         depth = int(self.config["depth"])
         allowance = int(self.config["nodes"])
         totals = dict.fromkeys(moves, 0.0)
