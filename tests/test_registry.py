@@ -48,12 +48,12 @@ def test_kinds_of_table_and_summary() -> None:
 
 def test_agents_come_from_the_game_entry() -> None:
     sueca, scopa, pharaoh = (registry.create(n) for n in ("sueca", "scopa", "pharaoh"))
-    assert agents.available(sueca) == ["random", "ismcts", "detuct", "cheat", "heuristic"]
-    assert agents.available(scopa)[4:] == ["heuristic", "greedy", "cs", "cg"]
+    assert agents.available(sueca) == ["random", "ismcts", "detuct", "cheat", "pimc", "heuristic", "greedy"]
+    assert agents.available(scopa)[5:] == ["heuristic", "greedy", "cs", "cg"]
     assert agents.agent_class("heuristic", sueca) is not agents.agent_class("heuristic", pharaoh)
     assert agents.make("heuristic", pharaoh).games == ("pharaoh",)
     with pytest.raises(VariantError, match="unknown agent 'cs' for sueca; agents: random, ismcts, detuct, cheat, "
-                                           "heuristic$"):
+                                           "pimc, heuristic, greedy$"):
         agents.make("cs", sueca)
     with pytest.raises(VariantError, match="unknown agent 'nobody'"):
         agents.agent_class("nobody")

@@ -23,6 +23,7 @@ AGENTS: dict[str, str] = {
     "ismcts": "engine.runtime.parallel:ParallelISMCTSAgent",
     "detuct": "engine.search.detuct:DeterminizedUCTAgent",
     "cheat": "engine.search.cheat:CheatingUCTAgent",
+    "pimc": "engine.search.pimc:PIMCAgent",
 }
 """The generic agents (every game): name -> ``module:Class``, loaded lazily."""
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from engine import registry
 from engine.games.hearts.abstraction import hearts_key
-from engine.games.hearts.greedy import egreedy_rollout, greedy_rollout
+from engine.games.hearts.evaluation import penalty_evaluation
+from engine.games.hearts.greedy import GreedyAgent, egreedy_rollout, greedy_rollout
 from engine.games.hearts.inference import hearts_belief
 from engine.games.hearts.players import HeuristicAgent, heuristic_move
 from engine.games.hearts.playouts import HeartsPlayouts
@@ -30,8 +31,9 @@ KNOWLEDGE = SearchKnowledge(
     transposition_key=hearts_key,
     score_span=26,
     playouts=HeartsPlayouts(HeartsState),
+    evaluation=penalty_evaluation,
 )
 
 registry.register(registry.GameEntry(
-    "hearts", Hearts, 40, PRESETS, knowledge=KNOWLEDGE, agents={"heuristic": HeuristicAgent},
+    "hearts", Hearts, 40, PRESETS, knowledge=KNOWLEDGE, agents={"heuristic": HeuristicAgent, "greedy": GreedyAgent},
     table="trick", summary="penalty"))

@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import random
 
+from engine.agent import Agent, Budget
 from engine.game import GameState
-from engine.games.hearts.rules import HEART_MASK, POINT_MASK, QUEEN_SPADES, TWO_CLUBS, HeartsState
-from engine.games.tricks.core import highest_rank_card, lowest_rank_card, trick_to_finish
+from engine.games.hearts.rules import HEART_MASK, HEARTS, POINT_MASK, QUEEN_SPADES, TWO_CLUBS, HeartsState
+from engine.games.tricks.core import PASS_FLAG, highest_rank_card, lowest_rank_card, trick_to_finish
+from engine.observation import Observation
 
 EPSILON = 0.1
 """Probability of a uniformly random legal card in ``sim=egreedy``."""
@@ -128,3 +130,60 @@ def egreedy_rollout(state: GameState, rng: random.Random) -> None:
     greedy_playout(state, rng, EPSILON)
 
 
+
+
+# --- the one-ply ``greedy`` player ---------------------------------------------------------------------------
+_PASS_DANGER = {QUEEN_SPADES: 100, QUEEN_SPADES + 1: 90, QUEEN_SPADES + 2: 80}
+"""Cards passed first: the Queen, King and Ace of spades (then the highest hearts, then the highest cards)."""
+
+
+def greedy_move(state: GameState, rng: random.Random | None = None) -> int:
+    """The one-ply greedy player's move for the seat to act, from what that seat sees (its hand and the trick):
+    pass the most dangerous cards (the Queen, King and Ace of spades, high hearts, high cards); lead the lowest
+    card (keeping the Queen of spades); follow with the highest card that still ducks under the trick's winner,
+    else (forced to win) the highest card when last to play and the lowest before; when void, dump the Queen
+    of spades, else the highest heart, else the highest card."""
+    if not isinstance(state, HeartsState):
+        raise TypeError("greedy_move plays Hearts states only")
+    moves = state.legal_moves()
+    if len(moves) == 1:
+        return moves[0]
+    if moves[0] & PASS_FLAG:
+        return max(moves, key=lambda m: (_PASS_DANGER.get(m ^ PASS_FLAG, 0), (m ^ PASS_FLAG) % 13,
+                                          (m ^ PASS_FLAG) // 13 == HEARTS))
+    legal = 0
+    for m in moves:
+        legal |= 1 << m
+    trick = state.trick
+    if not trick:
+        return lowest_rank_card(legal & ~_QUEEN_BIT or legal)
+    g = state.game
+    led = g.suit_of[trick[0]]
+    follow = legal & g.suit_masks[led]
+    if follow:
+        key = g.winner_keys(-1)[led]
+        best_card = max(trick, key=key.__getitem__)
+        below = follow & ((1 << best_card) - 1)
+        if below:
+            return below.bit_length() - 1  # the highest card that still ducks
+        keep = follow & ~_QUEEN_BIT or follow
+        if len(trick) == 3:
+            return keep.bit_length() - 1
+        return (keep & -keep).bit_length() - 1
+    if legal & _QUEEN_BIT:
+        return QUEEN_SPADES
+    if legal & HEART_MASK:
+        return (legal & HEART_MASK).bit_length() - 1
+    return highest_rank_card(legal)
+
+
+class GreedyAgent(Agent):
+    """The one-ply ``greedy`` player (:func:`greedy_move` on its observation): a simple baseline bot."""
+
+    name = "greedy"
+    description = ("one-ply greedy player: duck under the winning card, dump the Queen of spades and high "
+                   "hearts when void, pass the most dangerous cards")
+    games = ("hearts",)
+
+    def choose(self, obs: Observation, rng: random.Random, budget: Budget | None = None) -> int:
+        return greedy_move(obs.state, rng)

@@ -1,7 +1,8 @@
 """The Hearts ``heuristic`` player, written rule by rule (decides from its observation only).
 
 Hearts (:class:`HeartsPlayer`): ``pass-danger`` passes the Q/K/A of spades without enough low spades to
-protect them, high hearts and the high cards of short side suits (``hearts_pass_choice``); in play
+protect them, then the highest cards (hearts first among equal ranks, then short side suits;
+``hearts_pass_choice``); in play
 ``duck`` (play the highest card that still loses), ``dump-queen`` / ``dump-danger`` (when void, get rid of
 the Q of spades, then A/K of spades while the queen is out, then high hearts, then the top of the
 shortest suit to void it), ``lead-safe`` (lead the card most likely to lose, staying out of spades while
@@ -51,10 +52,10 @@ def hearts_pass_danger(game: Any, hand: int) -> dict[int, float]:
         elif s == spades:
             out[c] = 0.0
         elif s == hearts:
-            out[c] = 30.0 + 3 * r if r >= 8 else r
+            out[c] = 3.0 * r + 1.5
         else:
             length = popcount(hand & d.suit_mask(s))
-            out[c] = 2.0 * r + (25.0 if length <= 2 else 8.0 if length == 3 else 0.0)
+            out[c] = 3.0 * r + (1.0 if length <= 2 else 0.0)
             if d.text(c) == "2C":
                 out[c] = -5.0
     return out

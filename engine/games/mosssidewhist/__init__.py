@@ -4,7 +4,8 @@ and the difficulty presets."""
 from __future__ import annotations
 
 from engine import registry
-from engine.games.mosssidewhist.greedy import egreedy_rollout, greedy_rollout
+from engine.games.mosssidewhist.evaluation import tricks_evaluation
+from engine.games.mosssidewhist.greedy import GreedyAgent, egreedy_rollout, greedy_rollout
 from engine.games.mosssidewhist.players import HeuristicAgent, heuristic_move, whist_ese_bias
 from engine.games.mosssidewhist.rules import MossSideWhist, MossSideWhistState
 from engine.games.tricks.playouts import TrickPlayouts
@@ -24,8 +25,10 @@ KNOWLEDGE = SearchKnowledge(
     rollouts={"greedy": greedy_rollout, "egreedy": egreedy_rollout},
     biases={"ese": whist_ese_bias},
     playouts=TrickPlayouts(MossSideWhistState),
+    evaluation=tricks_evaluation,
 )
 
 registry.register(registry.GameEntry(
-    "mosssidewhist", MossSideWhist, 50, PRESETS, knowledge=KNOWLEDGE, agents={"heuristic": HeuristicAgent},
+    "mosssidewhist", MossSideWhist, 50, PRESETS, knowledge=KNOWLEDGE,
+    agents={"heuristic": HeuristicAgent, "greedy": GreedyAgent},
     table="trick", summary="whist"))

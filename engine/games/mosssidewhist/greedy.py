@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import random
 
+from engine.agent import Agent, Budget
 from engine.game import GameState
 from engine.games.mosssidewhist.rules import DISCARDS, SPADES, MossSideWhistState
-from engine.games.tricks.core import lowest_rank_card, trick_to_finish
+from engine.games.tricks.core import PASS_FLAG, lowest_rank_card, trick_to_finish
+from engine.observation import Observation
 
 EPSILON = 0.1
 """Probability of a uniformly random legal card in ``sim=egreedy``."""
@@ -151,3 +153,52 @@ def egreedy_rollout(state: GameState, rng: random.Random) -> None:
     greedy_playout(state, rng, EPSILON)
 
 
+
+
+# --- the one-ply ``greedy`` player ---------------------------------------------------------------------------
+def greedy_move(state: GameState, rng: random.Random | None = None) -> int:
+    """The one-ply greedy player's move for the seat to act, from what that seat sees (its hand, the cards
+    played and, for the leader, its discards): discard the lowest plain cards; lead a plain suit's master
+    (no card of that suit still out is higher) or else the lowest plain card; follow with the lowest card that
+    wins the trick now, else the lowest card; when void, ruff with the lowest spade that wins, else throw the
+    lowest plain card."""
+    if not isinstance(state, MossSideWhistState):
+        raise TypeError("greedy_move plays Moss Side Whist states only")
+    moves = state.legal_moves()
+    if len(moves) == 1:
+        return moves[0]
+    seat = state.current
+    hand = state.hands[seat]
+    if moves[0] & PASS_FLAG:
+        return _lowest_plain(hand) | PASS_FLAG
+    trick = state.trick
+    g = state.game
+    if not trick:
+        seen = hand | state.discards
+        for w in state.won:
+            seen |= w
+        return _greedy_lead(hand, g.deck.full_mask & ~seen)
+    suit_of = g.suit_of
+    led = suit_of[trick[0]]
+    key = g.winner_keys(SPADES)[led]
+    best_card = max(trick, key=key.__getitem__)
+    follow = hand & g.suit_masks[led]
+    if follow:
+        above = follow >> (best_card + 1) << (best_card + 1) if suit_of[best_card] == led else 0
+        return _lowest(above) if above else _lowest(follow)
+    spades = hand & _SPADE_MASK
+    if spades and suit_of[best_card] == SPADES:
+        spades = spades >> (best_card + 1) << (best_card + 1)
+    return _lowest(spades) if spades else _lowest_plain(hand)
+
+
+class GreedyAgent(Agent):
+    """The one-ply ``greedy`` player (:func:`greedy_move` on its observation): a simple baseline bot."""
+
+    name = "greedy"
+    description = ("one-ply greedy player: win the trick now as cheaply as it can (ruffing when void), lead "
+                   "masters, else play low")
+    games = ("mosssidewhist",)
+
+    def choose(self, obs: Observation, rng: random.Random, budget: Budget | None = None) -> int:
+        return greedy_move(obs.state, rng)

@@ -1,12 +1,12 @@
 """The Moss Side Whist ``heuristic`` player, written rule by rule (decides from its observation only).
 
-Moss Side Whist (:class:`WhistPlayer`): ``dls-discard`` (the leader discards the four lowest non-honour,
-non-trump cards of its shortest suits: huang2017's Discard Lowest Suit), then Whist play: ``lead-master``,
-``draw-trumps``, ``lead-short`` (a low non-honour card of the shortest side suit, to ruff it later), ``second-low``,
-``win-cheaply`` (third hand, or a master), ``ruff`` and ``discard-low``. The empty-suit evaluator (ESE,
-huang2017) is :func:`whist_ese_bias`: once one opponent shows out of a suit, the rest of the suit is placed
-with the other opponent (or, for a non-leader, with the leader's discards when DLS says they were
-discarded); the players use it to judge whether a card can still be beaten.
+Moss Side Whist (:class:`WhistPlayer`): ``dls-discard`` (the leader discards the four lowest non-honour, non-trump
+cards of its shortest suits: huang2017's Discard Lowest Suit), then Whist play: ``lead-master``, ``draw-trumps``
+(lead the master spade while spades are out), ``lead-short`` (a low non-honour card of the shortest side suit, to
+ruff it later), ``second-low``, ``win-cheaply`` (third hand, or a master), ``ruff`` and ``discard-low``. The
+empty-suit evaluator (ESE, huang2017) is :func:`whist_ese_bias`: once one opponent shows out of a suit, the rest of
+the suit is placed with the other opponent (or, for a non-leader, with the leader's discards when DLS says they
+were discarded); the players use it to judge whether a card can still be beaten.
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ class WhistPlayer:
         out_trumps = popcount(v.out & v.suit_masks[v.trump]) if v.trump >= 0 else 0
         if trumps and out_trumps:
             top = max(trumps, key=lambda c: v.strength[c])
-            if v.is_master(top) and len(trumps) >= out_trumps:
+            if v.is_master(top):
                 self.last_rule = "draw-trumps"
                 return top
         pool = side or moves

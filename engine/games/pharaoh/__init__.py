@@ -4,6 +4,7 @@ the search ([Kassak2023] 4.4) and the difficulty presets."""
 from __future__ import annotations
 
 from engine import registry
+from engine.games.pharaoh.evaluation import cards_left_evaluation
 from engine.games.pharaoh.players import (
     AnnoyingAgent,
     BacktrackAgent,
@@ -38,6 +39,7 @@ KNOWLEDGE = SearchKnowledge(
     rollouts={"prune-random": pruned_random_rollout, "play-random": play_random_rollout,
               "play-first": play_first_rollout, "play-smallest": play_smallest_rollout},
     pruners={"smallest": prune_smallest, "biggest": prune_biggest, "play": prune_play},
+    evaluation=cards_left_evaluation,
     default_simulation="play-smallest",
     playouts=StatePlayouts(PharaohState),
 )

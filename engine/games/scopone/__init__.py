@@ -5,6 +5,7 @@ search, and the difficulty presets."""
 from __future__ import annotations
 
 from engine import registry
+from engine.games.scopone.evaluation import capture_evaluation
 from engine.games.scopone.handlers import greedy_resolver, one_move_per_card
 from engine.games.scopone.players import (
     ChitarrellaSaracinoAgent,
@@ -44,6 +45,7 @@ KNOWLEDGE = SearchKnowledge(
     resolvers={"greedy": greedy_resolver},
     pruners={"omh": one_move_per_card},
     playouts=StatePlayouts(ScoponeState),
+    evaluation=capture_evaluation,
 )
 AGENTS = {"heuristic": HeuristicAgent, "greedy": GreedyAgent, "cs": ChitarrellaSaracinoAgent,
           "cg": CicutiGuardamagnaAgent}

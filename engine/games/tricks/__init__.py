@@ -10,7 +10,8 @@ from engine import registry
 from engine.game import Game
 from engine.games.tricks.bisca import Bisca, BiscaState, Briscola
 from engine.games.tricks.core import HIDDEN_MOVE, PASS_FLAG, CardTables, TrickGame, TrickState, card_tables
-from engine.games.tricks.greedy import egreedy_move, greedy_move
+from engine.games.tricks.evaluation import card_points_evaluation
+from engine.games.tricks.greedy import GreedyAgent, egreedy_move, greedy_move
 from engine.games.tricks.players import HeuristicAgent, heuristic_move
 from engine.games.tricks.playouts import BiscaPlayouts, TrickPlayouts
 from engine.games.tricks.sueca import Sueca, SuecaState
@@ -43,11 +44,13 @@ def bisca_exploration(game: Game) -> float:
 
 
 _POLICIES = {"heuristic": heuristic_move, "greedy": greedy_move, "egreedy": egreedy_move}
-SUECA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120, playouts=TrickPlayouts(SuecaState))
+SUECA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120, playouts=TrickPlayouts(SuecaState),
+                                  evaluation=card_points_evaluation)
 BISCA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120, exploration=bisca_exploration,
-                                  playouts=BiscaPlayouts(BiscaState))
+                                  playouts=BiscaPlayouts(BiscaState), evaluation=card_points_evaluation)
 
-_COMMON: dict[str, Any] = {"agents": {"heuristic": HeuristicAgent}, "table": "trick", "summary": "card-points"}
+_COMMON: dict[str, Any] = {"agents": {"heuristic": HeuristicAgent, "greedy": GreedyAgent}, "table": "trick",
+                           "summary": "card-points"}
 registry.register(
     registry.GameEntry("sueca", Sueca, 10, SUECA_PRESETS, knowledge=SUECA_KNOWLEDGE, **_COMMON),
     registry.GameEntry("bisca", Bisca, 20, BISCA_PRESETS, knowledge=BISCA_KNOWLEDGE, **_COMMON),

@@ -25,7 +25,9 @@ import random
 import weakref
 from typing import Any
 
+from engine.agent import Agent, Budget
 from engine.games.tricks.bisca import SWAP_FLAG
+from engine.observation import Observation
 
 EPSILON = 0.2
 """Probability of a random move in ``sim=egreedy``."""
@@ -102,3 +104,15 @@ def egreedy_move(state: Any, rng: random.Random) -> int:
         return moves[int(rng.random() * len(moves))]
     return greedy_move(state, rng)
 
+
+
+class GreedyAgent(Agent):
+    """The one-ply ``greedy`` player (:func:`greedy_move` on its observation): a simple baseline bot."""
+
+    name = "greedy"
+    description = ("one-ply greedy player: win the trick with the cheapest card that takes it when it is "
+                   "worth it, load points on a partner's trick, else throw the cheapest card")
+    games = ("sueca", "bisca", "briscola")
+
+    def choose(self, obs: Observation, rng: random.Random, budget: Budget | None = None) -> int:
+        return greedy_move(obs.state, rng)

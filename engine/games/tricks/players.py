@@ -27,7 +27,10 @@ has them:
 * ``take-cheaply``: when an opponent is winning, take the trick with the cheapest card of the led suit
   that wins safely, if the trick holds points or the card is worthless.
 * ``ruff``: void in the led suit, trump a trick worth at least 4 points with a trump worth nothing, or a
-  trick worth 10+ with any trump (keep trumps otherwise: they are the last word at the end of the hand).
+  trick worth 10+ with any trump (keep trumps otherwise: they are the last word at the end of the hand); with
+  three cards in hand and free play (Briscola), where trumps are scarce in every hand, only a trick worth 10+
+  (or any points in the last three tricks). There ``lead-low`` also leads a low trump before a plain card of 3
+  or more points, and ``lead-master`` leads a master worth less than 10 even though it could be trumped.
 * ``forced-win``: when every playable card beats the trick so far, win it with the cheapest card no later
   opponent can beat (else the cheapest).
 * ``discard-low``: otherwise play the cheapest card: fewest points, never a trump or a master if avoidable,
@@ -96,6 +99,8 @@ class TrickView:
         must_follow = getattr(st, "must_follow", None)
         # Bisca while the stock lasts and Briscola: no duty to follow suit, anyone may trump anything.
         self.free_play: bool = callable(must_follow) and not must_follow()
+        # Briscola and 3-card Bisca: three cards in hand and free play, trumps scarce in every hand
+        self.three_card_free_play: bool = self.free_play and int(g.variant.get("hand_size", 3)) <= 3
 
     # --- cards ------------------------------------------------------------------------------------------
     def suit_cards(self, mask: int, suit: int) -> int:
@@ -165,6 +170,13 @@ def _low_key(v: TrickView, c: int) -> tuple[int, int, int]:
 ENDGAME_CARDS = 10
 """With every card known (two-player Bisca once the stock is out) and at most this many cards left, the
 point-trick player counts the ending out exactly (``endgame-count``)."""
+
+LOW_TRUMP_LEAD = 3
+"""With three cards in hand and free play (Briscola, 3-card Bisca before the stock runs out), leading a trump costs
+like leading a plain card of this many points: a low trump goes before a plain card worth 3 or more."""
+
+WORTH_RUFFING = 10
+"""With three cards in hand and free play, a master worth less than this is seldom trumped: it is led as a master."""
 
 
 def _team_points(state: Any, team: tuple[int, ...]) -> int:
@@ -248,8 +260,9 @@ class PointTrickPlayer:
         opponents = [s for s in range(v.n) if s not in v.team]
         side = [c for c in moves if v.suit_of[c] != v.trump]
         masters = [c for c in side if v.is_master(c) and v.points[c] > 0
-                   and not any(v.may_be_void(o, v.suit_of[c]) and v.possible[o] & v.out
-                               & v.suit_masks[v.trump] for o in opponents if v.trump >= 0)]
+                   and (v.three_card_free_play and v.points[c] < WORTH_RUFFING
+                        or not any(v.may_be_void(o, v.suit_of[c]) and v.possible[o] & v.out
+                                   & v.suit_masks[v.trump] for o in opponents if v.trump >= 0))]
         if masters:
             self.last_rule = "lead-master"
             return max(masters, key=lambda c: (v.points[c], -c))
@@ -271,9 +284,13 @@ class PointTrickPlayer:
                     self.last_rule = "lead-to-partner-ruff"
                     return min(ruffable, key=lambda c: _low_key(v, c))
         pool = side or moves
+        if v.three_card_free_play and side:
+            # Anyone may trump a lead here: a low trump is a cheaper lead than a plain card full of points.
+            pool = [c for c in side if v.points[c] < LOW_TRUMP_LEAD] + [c for c in moves if c not in side] or side
         length = {s: popcount(v.suit_cards(v.hand, s)) for s in range(len(v.suit_masks))}
         self.last_rule = "lead-low"
-        return min(pool, key=lambda c: (v.points[c], v.is_master(c), -length[v.suit_of[c]], v.strength[c], c))
+        return min(pool, key=lambda c: (v.points[c] + (LOW_TRUMP_LEAD if v.suit_of[c] == v.trump else 0),
+                                        v.is_master(c), -length[v.suit_of[c]], v.strength[c], c))
 
     # --- following --------------------------------------------------------------------------------------
     def follow(self, v: TrickView, moves: list[int]) -> int:
@@ -302,13 +319,14 @@ class PointTrickPlayer:
         if ruffs and led != v.trump:
             safe_ruffs = [c for c in ruffs if not later or v.safe_for(c, led, v.team)] or ruffs
             card = min(safe_ruffs, key=lambda c: (v.points[c], v.strength[c], c))
-            few_left = popcount(v.hand) <= 3
-            if (v.points[card] == 0 and pts >= 4) or pts >= 10 or (few_left and pts > 0):
+            few_left = popcount(v.hand) <= 3 and not getattr(v.state, "stock", None)  # the last tricks
+            cheap_ruff = v.points[card] == 0 and pts >= 4 and not v.three_card_free_play  # trumps are scarce
+            if cheap_ruff or pts >= 10 or (few_left and pts > 0):
                 self.last_rule = "ruff"
                 return card
         if winners and not later and pts > 0:
             card = min(winners, key=lambda c: (v.points[c], v.strength[c], c))
-            if v.points[card] <= pts:
+            if v.points[card] <= pts and not (v.three_card_free_play and v.suit_of[card] == v.trump and pts < 10):
                 self.last_rule = "take-cheaply"
                 return card
         if len(winners) == len(moves):
