@@ -90,7 +90,8 @@ def test_pimc_uses_the_games_evaluation_or_playouts() -> None:
     assert agents.make("pimc", registry.create("hearts")).evaluate is registry.entry("hearts").knowledge.evaluation
     game = registry.create("hearts")
     state = decision_points(game, 1, 2)[1]
-    value = playout_evaluation(3)(state, state.current_player, random.Random(0))
+    evaluate = playout_evaluation(3, registry.entry("hearts").knowledge.playouts)
+    value = evaluate(state, state.current_player, random.Random(0))
     assert 0.0 <= value <= 1.0
 
 
