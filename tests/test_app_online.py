@@ -371,3 +371,11 @@ def test_the_app_host_resumes_its_table_and_the_player_rejoins(app: Any) -> None
     finally:
         player.client.close()
         app.reset_to(MenuScreen(app))
+
+
+def test_resuming_without_a_hosted_table_says_so(tmp_path: Path) -> None:
+    from app.netplay import HostedTable, host_autosave
+    from engine.game import StateFormatError
+
+    with pytest.raises(StateFormatError, match="no hosted table to resume"):
+        HostedTable.resume(host_autosave(tmp_path / "net-app-host"), "127.0.0.1", announce=False, ai="agents")
