@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from app import describe
@@ -21,12 +22,14 @@ from app.controller import LastTrick, Notice, last_trick_of
 from app.describe import LogEntry
 from app.i18n import t
 from engine import registry
-from engine.game import Game, HandResult
+from engine.game import Game, HandResult, StateFormatError
 from engine.observation import Observation
 from net.client import Client
 from net.discovery import Announcer
-from net.host import Host
+from net.host import APP_AUTOSAVE_DIR, Host
 from net.table import Table
+from saves.autosave import AutosaveStore
+from saves.paths import data_dir
 
 
 @dataclass
@@ -376,23 +379,60 @@ def _drain(q: Any) -> list[Any]:
             return out
 
 
+def host_autosave(directory: Path | str | None = None) -> AutosaveStore:
+    """The app's hosted-table autosave (``net-app-host`` in the data directory): never the app's local autosave,
+    so hosting a table does not overwrite the game that Continue resumes."""
+    return AutosaveStore(Path(directory) if directory is not None else data_dir() / APP_AUTOSAVE_DIR)
+
+
 class HostedTable:
-    """The host's side: a :class:`net.host.Host` around a new table, and the controller of its local seat."""
+    """The host's side: a :class:`net.host.Host` around a new (or resumed) table, and the controller of its local
+    seat. With an ``autosave`` store the table is saved after every move (see :meth:`resume`)."""
 
     is_host = True
 
     def __init__(self, game_name: str, seats: list[str], variant: dict[str, Any] | None = None,
                  name: str = "", bind: str = "0.0.0.0", announce: bool = True, ai: str = "worker",
-                 seed: int | None = None) -> None:
-        self.table = Table.create(game_name, seats, variant or {}, seed)
-        self.local_seat = next(i for i, s in enumerate(self.table.slots) if s.kind == "local")
+                 seed: int | None = None, autosave: AutosaveStore | None = None) -> None:
+        table = Table.create(game_name, seats, variant or {}, seed)
+        local = next(i for i, s in enumerate(table.slots) if s.kind == "local")
         if name:
-            self.table.slots[self.local_seat].name = name
-        self.host = Host(self.table, bind, 0, ai=ai, announcer=Announcer() if announce else None)
-        self.address = self.host.start()
-        self.code = self.table.code
+            table.slots[local].name = name
+        self._open(table, bind, 0, announce, ai, autosave)
+
+    @classmethod
+    def resume(cls, autosave: AutosaveStore, bind: str = "0.0.0.0", announce: bool = True,
+               ai: str = "worker") -> HostedTable:
+        """Reopen the table saved in ``autosave`` on its old port when it is free (the players' apps then
+        reconnect by themselves; else on a new port, and they join again with the address and code). Raises
+        StateFormatError when there is no hosted table to resume, TableError/OSError when it cannot open."""
+        loaded = autosave.load()
+        if loaded.session is None:
+            raise StateFormatError("; ".join(loaded.warnings) or "there is no hosted table to resume")
+        table = Table.from_session(loaded.session)
+        if not any(s.kind == "local" for s in table.slots):
+            raise StateFormatError("the saved table has no seat for this computer")
+        saved_port = loaded.session.meta["net"].get("port")
+        self = cls.__new__(cls)
+        try:
+            self._open(table, bind, saved_port if isinstance(saved_port, int) else 0, announce, ai, autosave)
+        except OSError:
+            self._open(table, bind, 0, announce, ai, autosave)
+        return self
+
+    def _open(self, table: Table, bind: str, port: int, announce: bool, ai: str,
+              autosave: AutosaveStore | None) -> None:
+        self.table = table
+        self.local_seat = next(i for i, s in enumerate(table.slots) if s.kind == "local")
+        self.host = Host(table, bind, port, ai=ai, autosave=autosave, announcer=Announcer() if announce else None)
+        try:
+            self.address = self.host.start()
+        except OSError:
+            self.host.stop()
+            raise
+        self.code = table.code
         self.error = ""
-        self.controller = NetController(self.table.game, self.local_seat, self._receive, self._move, self._ready,
+        self.controller = NetController(table.game, self.local_seat, self._receive, self._move, self._ready,
                                         self.close)
 
     def _receive(self) -> list[dict[str, Any]]:

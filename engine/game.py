@@ -130,6 +130,19 @@ class Option:
         return d
 
 
+FIRST_DEALER_OPTION = "first_dealer"
+"""The variant option that says who deals a match's first hand (read by :func:`engine.match.first_dealer`)."""
+FIRST_DEALER_CHOICES = ("random", "last_seat")
+
+
+def first_dealer_option(default: str = "random") -> Option:
+    """The ``first_dealer`` option for a game whose rules choose the first dealer by lot: ``random`` draws the
+    seat from the match's seed, ``last_seat`` lets the last seat deal so that seat 0 plays first."""
+    return Option(FIRST_DEALER_OPTION, default, "who deals the first hand: a seat drawn at random, or the last "
+                  "seat (the first seat then plays first); the deal then passes on after every hand",
+                  choices=FIRST_DEALER_CHOICES)
+
+
 @dataclass
 class HandResult:
     """The structured result of one finished hand.

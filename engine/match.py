@@ -8,11 +8,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import registry
-from engine.game import Game, GameState, HandResult, StateFormatError
+from engine.game import FIRST_DEALER_OPTION, Game, GameState, HandResult, StateFormatError
 
 MATCH_JSON_VERSION = 1
 MAX_HANDS = 100_000
 """The most hands a match may have played (a bound on loaded data; real matches end far sooner)."""
+
+
+def first_dealer(game: Game, seed: int) -> int:
+    """The seat that deals a match's first hand: drawn from ``seed`` when the variant's ``first_dealer`` option
+    is ``"random"`` (dipalma2014 3.3.1: the first dealer is chosen by lot), else the last seat, so that seat 0
+    plays first. The draw has its own random stream derived from the seed, so the deals of a seed are the same
+    whoever deals; games without the option always use the last seat."""
+    players = game.num_players
+    if game.variant.get(FIRST_DEALER_OPTION) == "random":
+        return random.Random(f"first-dealer/{seed}").randrange(players)
+    return players - 1
 
 
 @dataclass
@@ -30,9 +41,10 @@ class Match:
 
     @classmethod
     def start(cls, game: Game, seed: int, dealer: int = -1) -> Match:
-        """A new match; the deals come from ``random.Random(seed)``."""
+        """A new match; the deals come from ``random.Random(seed)``. ``dealer=-1``: the first dealer the
+        variant calls for (:func:`first_dealer`); a seat number forces that seat (the arena, replays)."""
         rng = random.Random(seed)
-        dealer = game.num_players - 1 if dealer < 0 else dealer
+        dealer = first_dealer(game, seed) if dealer < 0 else dealer
         state = game.new_hand(rng, dealer=dealer, hand_index=0, match_scores=[0.0] * len(game.teams()))
         return cls(game, seed, dealer, state, [0.0] * len(game.teams()), rng_state=rng.getstate())
 

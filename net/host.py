@@ -46,6 +46,11 @@ from saves.autosave import AutosaveStore
 from saves.paths import data_dir
 from saves.records import RecordsDB
 
+CLI_AUTOSAVE_DIR = "net-host"
+"""The command-line host's autosave directory under the data directory (apart from the app's own)."""
+APP_AUTOSAVE_DIR = "net-app-host"
+"""The app's hosted table's autosave directory: apart from the app's local autosave and the command-line host's."""
+
 JOIN_TIMEOUT = 10.0
 """Seconds a new connection has to send its join before it is closed."""
 
@@ -166,7 +171,10 @@ class Host:
             self.announcer.start(self.port, self.table)
         self._ready.set()
         self._lobby_changed()
-        if self.table.started:
+        if self.table.started:  # a resumed table: the host's own seats see it again, the others rejoin
+            for seat, slot in enumerate(self.table.slots):
+                if slot.kind == "local":
+                    self._deliver([(seat, m) for m in self.table.snapshot(seat)])
             self._await_absent()
             self._after_change()
         await self._server.wait_closed()
@@ -511,7 +519,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-announce", action="store_true", help="do not announce the table on the local network")
     ap.add_argument("--linger", type=float, default=2.0, help="seconds to stay up after the end for the players")
     args = ap.parse_args(argv)
-    store = AutosaveStore(args.autosave if args.autosave else data_dir() / "net-host")
+    store = AutosaveStore(args.autosave if args.autosave else data_dir() / CLI_AUTOSAVE_DIR)
     try:
         if args.resume:
             loaded = store.load()
@@ -564,4 +572,4 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ["Host", "local_address", "main", "record_for_seat"]
+__all__ = ["APP_AUTOSAVE_DIR", "CLI_AUTOSAVE_DIR", "Host", "local_address", "main", "record_for_seat"]

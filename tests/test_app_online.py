@@ -310,3 +310,72 @@ def test_an_unreadable_state_is_reported_and_the_table_stays_as_it_was() -> None
     ctl.feed({**good, "observation": {"seat": 0, "state": {"hands": 5}, "unknown": 0, "slots": []}})
     assert ctl.state is before and ctl.notices and ctl.notices[-1].error
     assert "malformed sueca observation" in ctl.notices[-1].text
+
+
+def test_the_app_host_resumes_its_table_and_the_player_rejoins(app: Any) -> None:
+    """The app's host saves its table after every move (apart from the local autosave); after the host stops
+    mid-hand, "Resume the hosted table" reopens it on the same port, the remote player's app rejoins its seat
+    by itself and the hand is played to its end."""
+    from app.netplay import host_autosave
+    from app.screens.menu import MenuScreen
+    from saves.autosave import AutosaveStore
+    from saves.paths import data_dir
+
+    app.reset_to(MenuScreen(app))
+    app.step()
+    key(app, pygame.K_o)
+    online = app.top
+    assert "resume" not in online.widgets
+    online.game_name = "bisca"
+    online.kinds = ["local", "remote"]
+    app.rebuild()
+    press(app, online.widgets["host"])
+    lobby = app.top
+    first = lobby.net
+    frames_until(app, lambda: first.controller.lobby is not None, "the lobby")
+    player = RemotePlayer(first.address, first.code, "Rita")
+    rng = random.Random(6)
+    try:
+        frames_until(app, lambda: lobby.can_start, "a full table", player.poll)
+        key(app, pygame.K_RETURN)
+        frames_until(app, lambda: app.top.name == "table", "the table", player.poll)
+        table = app.top
+
+        def both_play(screen: Any) -> None:
+            player.poll()
+            if app.top is screen:
+                play_seat_at_table(screen, rng)
+
+        frames_until(app, lambda: first.table.ply >= 5, "five moves", lambda: both_play(table))
+        first.host.stop()  # the host's app stops mid-hand
+        saved = host_autosave().peek()
+        assert saved is not None and saved.meta["net"]["code"] == first.code
+        assert 5 <= saved.ply < 40 and not saved.match.state.is_terminal()
+        assert not AutosaveStore(data_dir()).exists()  # the app's own autosave is untouched
+        app.reset_to(MenuScreen(app))
+        app.step()
+        key(app, pygame.K_o)
+        online = app.top
+        assert "resume" in online.widgets
+        press(app, online.widgets["resume"])  # the lobby opens the table as soon as the host's seat sees it
+        frames_until(app, lambda: app.top.name == "table", "the resumed table", player.poll)
+        resumed = app.top
+        second = resumed.ctl.send_move.__self__  # the resumed HostedTable
+        assert second is not first and second.address == first.address and second.code == first.code
+        assert resumed.ctl.ply == saved.ply and resumed.ctl.hand == 0
+        frames_until(app, lambda: second.table.slots[1].connected, "the player back", lambda: both_play(resumed))
+        frames_until(app, lambda: app.top.name == "summary", "the end of the hand", lambda: both_play(resumed))
+        truth = second.table.session.match.hands[0]
+        assert resumed.ctl.hand_result is not None and resumed.ctl.hand_result.to_dict() == truth.to_dict()
+        assert player.seen.count("welcome") >= 2  # joined, then rejoined the resumed table
+    finally:
+        player.client.close()
+        app.reset_to(MenuScreen(app))
+
+
+def test_resuming_without_a_hosted_table_says_so(tmp_path: Path) -> None:
+    from app.netplay import HostedTable, host_autosave
+    from engine.game import StateFormatError
+
+    with pytest.raises(StateFormatError, match="no hosted table to resume"):
+        HostedTable.resume(host_autosave(tmp_path / "net-app-host"), "127.0.0.1", announce=False, ai="agents")

@@ -17,10 +17,11 @@ from app import navigation, workers
 from app import text as txt
 from app.i18n import t
 from app.navigation import BACKGROUND, Screen
-from app.netplay import HostedTable, JoinedTable
+from app.netplay import HostedTable, JoinedTable, host_autosave
 from app.tables.base import GOLD, MUTED, WHITE
 from app.widgets import button, dropdown, entry, label, line_height
 from engine import registry
+from engine.game import StateFormatError
 from net.client import record_match
 from net.discovery import Browser
 from net.table import TableError
@@ -106,6 +107,10 @@ class OnlineScreen(Screen):
         self.widgets["host"] = button(ui, pygame.Rect(x, y + gap, col_w, bh), t("Host the table (H)"), "#primary")
         y += bh + 2 * gap
         self.widgets["options"] = button(ui, pygame.Rect(x, y + gap, col_w, bh), t("Variant and names... (V)"))
+        if host_autosave().exists():
+            y += bh + 2 * gap
+            self.widgets["resume"] = button(ui, pygame.Rect(x, y + gap, col_w, bh),
+                                            t("Resume the hosted table (R)"))
         # Join a table.
         x, y = 2 * margin + col_w, top
         label(ui, pygame.Rect(x, y, col_w, bh), t("Join a table"))
@@ -136,6 +141,8 @@ class OnlineScreen(Screen):
                 self.host()
             elif key == "options":
                 self.options()
+            elif key == "resume":
+                self.resume()
             elif key == "join":
                 self.join()
             elif key == "back":
@@ -163,6 +170,8 @@ class OnlineScreen(Screen):
                 self.host()
             elif event.key == pygame.K_v:
                 self.options()
+            elif event.key == pygame.K_r and "resume" in self.widgets:
+                self.resume()
             elif event.key == pygame.K_j:
                 self.join()
 
@@ -192,11 +201,23 @@ class OnlineScreen(Screen):
     def host_with(self, game_name: str, variant: dict[str, Any], kinds: list[str], name: str) -> None:
         """Open the table and go to its lobby (on an error: back here, saying why)."""
         try:
-            hosted = HostedTable(game_name, kinds, variant, name, HOST_BIND, ANNOUNCE, HOST_AI)
+            hosted = HostedTable(game_name, kinds, variant, name, HOST_BIND, ANNOUNCE, HOST_AI,
+                                 autosave=host_autosave())
         except (TableError, OSError) as e:
             self.error = t("The table could not be opened: {error}", error=str(e))
             if self.app.top is not self:
                 self.app.pop()
+            return
+        self.app.reset_to(navigation.make(self.app, "online_lobby", hosted))
+
+    def resume(self) -> None:
+        """Reopen the table this computer hosted when the app stopped (saved after every move): the host's seat
+        sees it again and the players' apps rejoin their seats with their tokens."""
+        try:
+            hosted = HostedTable.resume(host_autosave(), HOST_BIND, ANNOUNCE, HOST_AI)
+        except (StateFormatError, TableError, OSError) as e:
+            self.error = t("The hosted table could not be resumed: {error}", error=str(e).splitlines()[0])
+            self.app.rebuild()
             return
         self.app.reset_to(navigation.make(self.app, "online_lobby", hosted))
 

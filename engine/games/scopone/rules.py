@@ -42,7 +42,7 @@ import random
 from typing import Any, ClassVar
 
 from engine.cards import ITALIAN40, NotationError, bits, popcount
-from engine.game import Game, GameState, HandResult, IllegalMove, Option, StateFormatError
+from engine.game import Game, GameState, HandResult, IllegalMove, Option, StateFormatError, first_dealer_option
 from engine.observation import HiddenSlot, Observation
 
 CARD_BITS = 6
@@ -165,11 +165,13 @@ class Scopone(Game):
         Option("scopa_a_perdere", False, "Scopa a perdere: the lower score wins"),
         Option("capture_choice", "any", "which sum capture a player may choose: any, or one with the fewest "
                "cards", choices=("any", "fewest")),
+        first_dealer_option(),
     )
     example_variants: ClassVar[tuple[dict[str, Any], ...]] = (
         {}, {"target": 0, "scopone_a_10": True, "napola": True, "ace_sweep": "assi"},
         {"ace_sweep": "sbarazzino", "re_bello": True, "capture_choice": "fewest", "target": 16},
         {"scopa_a_15": True, "target": 21}, {"scopa_a_perdere": True, "target": 31, "napola": True},
+        {"first_dealer": "last_seat"},
     )
 
     def __init__(self, variant: dict[str, Any] | None = None) -> None:
@@ -476,7 +478,7 @@ class Scopa(Scopone):
     example_variants: ClassVar[tuple[dict[str, Any], ...]] = (
         {}, {"target": 0, "napola": True, "ace_sweep": "assi", "capture_choice": "fewest"},
         {"ace_sweep": "sbarazzino", "re_bello": True, "scopa_a_perdere": True},
-        {"scopa_a_15": True, "target": 21},
+        {"scopa_a_15": True, "target": 21}, {"first_dealer": "last_seat"},
     )
 
     def teams(self) -> list[tuple[int, ...]]:
