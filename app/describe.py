@@ -66,15 +66,6 @@ def table_kind(state: GameState) -> str:
         return ""
 
 
-def hand_size(state: GameState, seat: int) -> int:
-    """Cards in ``seat``'s hand (0 when the state does not show hands)."""
-    hands = getattr(state, "hands", None)
-    if hands is None or not 0 <= seat < len(hands):
-        return 0
-    hand = hands[seat]
-    return hand.bit_count() if isinstance(hand, int) else len(hand)
-
-
 @dataclass(frozen=True)
 class LogEntry:
     """One line of the action log, kept without words so it reads in whatever language is current.
@@ -111,7 +102,7 @@ def log_entry(before: GameState, move: int, after: GameState | None = None) -> L
         if word == "draw":
             drawn = before.draw_count(move)
             if not drawn and after is not None:
-                drawn = hand_size(after, seat) - hand_size(before, seat)
+                drawn = after.hand_size(seat) - before.hand_size(seat)
             return LogEntry(seat, "draw", count=max(1, drawn))
         if word in ("skip", "pass"):
             return LogEntry(seat, "skip")

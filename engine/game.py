@@ -477,3 +477,32 @@ class GameState:
         """How many cards ``move`` draws from the stock for the mover (Pharaoh's draw; default 0)."""
         return 0
 
+
+    # --- the table API: seats (generic defaults; games override) ------------------------------------------
+    def hand_cards(self, seat: int) -> tuple[int, ...]:
+        """The cards of ``seat``'s hand that this state knows, in deck order (on an observation's state: the
+        cards the observer may see). Default: () for a game without hands."""
+        return ()
+
+    def hand_size(self, seat: int) -> int:
+        """How many cards ``seat`` holds as far as this state knows (default: ``len(hand_cards(seat))``; games
+        whose hand sizes are public answer exactly on an observation's state too)."""
+        return len(self.hand_cards(seat))
+
+    def tricks_taken(self, seat: int) -> int | None:
+        """Tricks ``seat`` has taken this hand, or None in games without tricks (the default)."""
+        return None
+
+    def declarer(self) -> int | None:
+        """The seat that plays the hand alone against a higher target (Moss Side Whist's leader, who needs 8
+        tricks while the others need 4), or None (the default)."""
+        return None
+
+    def passes_to(self, seat: int) -> int | None:
+        """While the hand's pass is being chosen (Hearts): the seat that will receive ``seat``'s passed cards,
+        ``seat`` itself in a hand without passing. None outside the passing phase and in games without one."""
+        return None
+
+    def dealer_seat(self) -> int | None:
+        """The seat that dealt this hand, or None when the game has no dealer (the default)."""
+        return None

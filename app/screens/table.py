@@ -766,9 +766,9 @@ class TableScreen(Screen):
             view.human_turn = True
             by_card, _ = movelib.group_by_card(state, legal)
             view.legal_cards = set(by_card)
-            hand = getattr(obs.state, "hands", None)
+            hand = obs.state.hand_cards(viewer)
             if hand:
-                view.illegal_cards = {c for c in range(self.game.deck.size) if hand[viewer] >> c & 1} - view.legal_cards
+                view.illegal_cards = set(hand) - view.legal_cards
             view.selected = list(self.selected)
             if hand:
                 cards = self.renderer.hand_cards(view, viewer)
@@ -811,7 +811,7 @@ class TableScreen(Screen):
         if received is None:
             return
         passer, cards = received
-        view.received = {c for c in cards if obs.state.hands[viewer] >> c & 1}
+        view.received = set(cards) & set(obs.state.hand_cards(viewer))
         view.received_from = passer
 
     def draw(self, surface: pygame.Surface) -> None:

@@ -17,7 +17,6 @@ from app import text as txt
 from app.art import CardArtLike
 from app.i18n import count_text, t
 from app.layout import TableLayout, fan_positions
-from engine.cards import bits
 from engine.game import GameState
 
 WHITE = (244, 241, 230)
@@ -97,8 +96,7 @@ class View:
 def hand_counts(obs: Any, n: int) -> list[int]:
     """Cards in each seat's hand from an observation: known cards plus hidden hand slots."""
     state = obs.state
-    hands = getattr(state, "hands", None) or [0] * n
-    counts = [h.bit_count() if isinstance(h, int) else len(h) for h in hands]
+    counts = [len(state.hand_cards(s)) for s in range(n)]
     for slot in obs.slots:
         if slot.name.startswith("hand") and 0 <= slot.owner < n:
             counts[slot.owner] += slot.count
@@ -147,10 +145,7 @@ class TableRenderer:
 
     def hand_cards(self, view: View, seat: int) -> list[int]:
         """Cards of ``seat``'s hand as the view shows them (sorted when auto-sort is on)."""
-        hands = getattr(view.state, "hands", None)
-        if not hands:
-            return []
-        cards = bits(hands[seat])
+        cards = list(view.state.hand_cards(seat))
         if view.auto_sort:
             cards.sort(key=self.sort_key)
         return cards
@@ -166,8 +161,7 @@ class TableRenderer:
     def seat_title(self, view: View, seat: int) -> str:
         """Name plate of a seat (with the dealer mark)."""
         text = view.names[seat]
-        dealer = getattr(view.state, "dealer", None)
-        if dealer == seat:
+        if view.state.dealer_seat() == seat:
             text += " · " + t("dealer")
         return text
 

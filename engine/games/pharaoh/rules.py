@@ -1258,6 +1258,16 @@ class PharaohState(GameState):
         available = len(self.stock) + (max(0, len(self.discard) - 1) if self.game.classic else 0)
         return min(self.pending_draw or 1, available)
 
+    # --- the table API: seats (engine/game.py) -------------------------------------------------------
+    def hand_cards(self, seat: int) -> tuple[int, ...]:
+        return tuple(bits(self.hands[seat])) if 0 <= seat < len(self.hands) else ()
+
+    def hand_size(self, seat: int) -> int:
+        return self.counts[seat] if 0 <= seat < len(self.hands) else 0
+
+    def dealer_seat(self) -> int | None:
+        return self.dealer
+
 
 def parse_move_text(deck: Deck, text: str) -> int:
     """Parse ``draw``, ``skip``/``pass``, ``7L+7H`` or ``OL>H`` into a move int."""

@@ -959,6 +959,16 @@ class ScoponeState(GameState):
         "hand_over", "not_a_move", "not_in_hand", "not_on_table", "captures_nothing", "must_capture",
         "ace_takes_ace", "ace_sweeps", "sum_not_15", "equal_first", "wrong_sum", "fewest_cards", "not_legal"})
 
+    # --- the table API: seats (engine/game.py) -------------------------------------------------------
+    def hand_cards(self, seat: int) -> tuple[int, ...]:
+        return tuple(bits(self.hands[seat])) if 0 <= seat < len(self.hands) else ()
+
+    def hand_size(self, seat: int) -> int:
+        return self.hand_counts[seat] if 0 <= seat < len(self.hands) else 0
+
+    def dealer_seat(self) -> int | None:
+        return self.dealer
+
 
 def _int(x: Any, what: str) -> int:
     if isinstance(x, bool) or not isinstance(x, int):
