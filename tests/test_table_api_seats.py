@@ -137,3 +137,65 @@ def test_dealer_seat_is_the_dealer_of_the_hand(name: str) -> None:
         state = game.new_hand(random.Random(dealer), dealer=dealer)
         assert state.dealer_seat() == dealer
         assert state.observation((dealer + 1) % game.num_players).state.dealer_seat() == dealer
+
+
+@pytest.mark.parametrize("name", ["scopone", "scopa"])
+def test_capture_centre_table_piles_sweeps_and_stock(name: str) -> None:
+    """Every card is in a hand, on the table, in a capture pile or in the stock; a capture moves the taken
+    cards from the table to the mover's pile; each new sweep adds the card that made it to sweep_cards."""
+    made: list[list[int]] = [[], []]
+    for seed in range(4):
+        made = [[], []]
+        for before, move, after in play_random(name, seed=seed):
+            seat = before.current_player
+            side = seat % 2
+            n = after.game.num_players
+            held = sum(after.hand_size(s) for s in range(n))
+            piles = [set(after.captured_cards(sd)) for sd in (0, 1)]
+            assert held + len(after.table_cards()) + len(piles[0]) + len(piles[1]) + (after.stock_count() or 0) == 40
+            played, *taken = before.move_cards(move)
+            if taken and not after.is_terminal():
+                assert set(taken) <= set(before.table_cards()) and not set(taken) & set(after.table_cards())
+                assert set(taken) | {played} <= piles[side]
+            if after.sweeps(side) > before.sweeps(side):
+                made[side].append(played)
+            for sd in (0, 1):
+                assert after.sweep_cards(sd) == tuple(made[sd])
+                assert len(after.sweep_cards(sd)) == after.sweeps(sd)
+                assert after.observation(seat).state.sweep_cards(sd) == tuple(made[sd])
+        if made[0] or made[1]:
+            break
+    assert made[0] or made[1]
+    assert registry.create("sueca").new_hand(random.Random(1)).sweep_cards(0) == ()
+
+
+def test_pharaoh_centre_pile_suit_penalties_and_places() -> None:
+    """The discard pile ends with the cards just played; the suit to follow is the named suit or the top
+    card's; a VII leaves a draw pending; the cards add up; who ran out of cards is in the finishing order."""
+    sevens = 0
+    for seed in range(3):
+        for before, move, after in play_random("pharaoh", seed=seed):
+            deck = after.game.deck
+            total = sum(after.hand_size(s) for s in range(after.game.num_players))
+            assert total + len(after.discard_pile()) + after.stock_count() == deck.size
+            cards = before.move_cards(move)
+            if cards and not after.is_terminal():
+                assert after.discard_pile()[-len(cards):] == cards
+                named = before.named_suit(move)
+                expected = named if named is not None else deck.suit_of(cards[-1])
+                if cards[-1] == after.game.pharaoh and after.game.classic:
+                    expected = None  # any card may follow the Pharaoh
+                assert after.suit_to_follow() == expected
+                if deck.rank_of(cards[-1]) == 0 and after.game.classic:  # a Seven
+                    sevens += 1
+                    assert after.penalty_pending()[0] >= len(cards)
+            for s in after.finishing_order():
+                assert after.hand_size(s) == 0
+            assert len(set(after.finishing_order())) == len(after.finishing_order())
+            assert after.observation(0).state.penalty_pending() == after.penalty_pending()
+        assert after.penalty_pending() == (0, 0) and after.suit_to_follow() is None
+    assert sevens > 0
+    hearts = registry.create("hearts").new_hand(random.Random(1))
+    assert (hearts.discard_pile(), hearts.suit_to_follow(), hearts.penalty_pending(), hearts.finishing_order(),
+            hearts.stock_count(), hearts.pass_word()) == ((), None, (0, 0), (), None, "pass")
+    assert registry.create("mosssidewhist").new_hand(random.Random(1)).pass_word() == "discard"

@@ -8,7 +8,7 @@ Game renderers override :meth:`TableRenderer.add_centre` and :meth:`TableRendere
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pygame
@@ -62,6 +62,30 @@ class Scene:
     rects: list[tuple[pygame.Rect, tuple[int, int, int, int]]] = field(default_factory=list)
 
 
+def label_rect(lab: Label) -> pygame.Rect:
+    """The box a label covers on the table, its plate included (as the table screen draws it)."""
+    size = txt.fit(lab.text, lab.size, lab.max_width, lab.bold) if lab.max_width else lab.size
+    w, h = txt.font(size, lab.bold).size(lab.text)
+    rect = pygame.Rect(0, 0, w, h)
+    setattr(rect, lab.anchor, lab.pos)
+    return rect.inflate(size, size // 2) if lab.plate or lab.highlight else rect
+
+
+def place_clear(scene: Scene, lab: Label, step: int, top: int) -> Label:
+    """``lab`` moved up by ``step`` until it covers no label or card already in ``scene`` (no higher than
+    ``top``), then added to the scene: a centre banner never hides a seat's name plate or cards."""
+    taken = [sp.rect for sp in scene.sprites] + [label_rect(other) for other in scene.labels]
+    x, y = lab.pos
+    while y - step >= top and label_rect(replace(lab, pos=(x, y))).collidelist(taken) >= 0:
+        y -= step
+    if label_rect(replace(lab, pos=(x, y))).collidelist(taken) >= 0:
+        y = lab.pos[1]  # nowhere clear above: keep the place next to the pile
+    placed = replace(lab, pos=(x, y))
+    scene.labels.append(placed)
+    return placed
+
+
+
 @dataclass
 class View:
     """Everything the table may show: the masked state of the viewer plus seat info and UI marks."""
@@ -105,14 +129,7 @@ def hand_counts(obs: Any, n: int) -> list[int]:
 
 def stock_count(obs: Any) -> int | None:
     """Cards in the stock from an observation (visible entries, hidden placeholders and the hidden slot)."""
-    stock = getattr(obs.state, "stock", None)
-    if stock is None:
-        return None
-    if isinstance(stock, int):
-        return stock.bit_count()
-    placeholders = any(c < 0 for c in stock)
-    hidden = sum(sl.count for sl in obs.slots if sl.name.startswith("stock"))
-    return len(stock) if placeholders else len(stock) + hidden
+    return obs.state.stock_count()
 
 
 class TableRenderer:

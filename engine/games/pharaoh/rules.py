@@ -1268,6 +1268,22 @@ class PharaohState(GameState):
     def dealer_seat(self) -> int | None:
         return self.dealer
 
+    # --- the table API: the centre of the table (engine/game.py) ------------------------------------------
+    def stock_count(self) -> int | None:
+        return len(self.stock)
+
+    def discard_pile(self) -> tuple[int, ...]:
+        return tuple(c for c in self.discard if c >= 0)
+
+    def suit_to_follow(self) -> int | None:
+        return self.active_suit if 0 <= self.active_suit < len(self.game.deck.suits) and not self.ended else None
+
+    def penalty_pending(self) -> tuple[int, int]:
+        return (0, 0) if self.is_terminal() else (self.pending_draw, self.pending_skip)
+
+    def finishing_order(self) -> tuple[int, ...]:
+        return tuple(self.finished)
+
 
 def parse_move_text(deck: Deck, text: str) -> int:
     """Parse ``draw``, ``skip``/``pass``, ``7L+7H`` or ``OL>H`` into a move int."""
