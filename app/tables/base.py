@@ -71,12 +71,14 @@ def label_rect(lab: Label) -> pygame.Rect:
     return rect.inflate(size, size // 2) if lab.plate or lab.highlight else rect
 
 
-def place_clear(scene: Scene, lab: Label, step: int, top: int) -> Label:
-    """``lab`` moved up by ``step`` until it covers no label or card already in ``scene`` (no higher than
-    ``top``), then added to the scene: a centre banner never hides a seat's name plate or cards."""
+def place_clear(scene: Scene, lab: Label, step: int, limit: int) -> Label:
+    """``lab`` moved up by ``step`` pixels at a time (down when ``step`` is negative) until it covers no label
+    or card already in ``scene``, not past the height ``limit``, then added to the scene: a banner or marker
+    never hides a seat's name plate or cards."""
     taken = [sp.rect for sp in scene.sprites] + [label_rect(other) for other in scene.labels]
     x, y = lab.pos
-    while y - step >= top and label_rect(replace(lab, pos=(x, y))).collidelist(taken) >= 0:
+    while (y - step >= limit if step > 0 else y - step <= limit) \
+            and label_rect(replace(lab, pos=(x, y))).collidelist(taken) >= 0:
         y -= step
     if label_rect(replace(lab, pos=(x, y))).collidelist(taken) >= 0:
         y = lab.pos[1]  # nowhere clear above: keep the place next to the pile
@@ -269,7 +271,8 @@ class TableRenderer:
         face_up = view.viewer == seat
         cards = self.hand_cards(view, seat) if face_up else []
         count = len(cards) if face_up else view.counts[seat]
-        step, total = fan_positions(count, area.w, cw, cw * 0.8)
+        # side by side with a small gap when the hand fits (a few cards, a big window), overlapped when it does not
+        step, total = fan_positions(count, area.w, cw, cw * 1.06 if count * cw * 1.06 <= area.w else cw * 0.8)
         left = area.centerx - total // 2
         for i in range(count):
             r = pygame.Rect(int(left + i * step), y, cw, ch)

@@ -11,7 +11,7 @@ from app import describe
 from app import text as txt
 from app.i18n import count_text, t
 from app.layout import TableLayout
-from app.tables.base import MUTED, Label, Scene, Sprite, TableRenderer, View
+from app.tables.base import MUTED, Label, Scene, Sprite, TableRenderer, View, place_clear
 
 
 class TrickRenderer(TableRenderer):
@@ -74,10 +74,10 @@ class TrickRenderer(TableRenderer):
             scene.sprites.append(Sprite(("card", turned), r, turned, 0, "trump", -1, width=sw))
             scene.labels.append(Label(t("Trump"), (r.centerx, r.bottom + lay.label_size // 2 + 2),
                                       int(lay.label_size * 0.85), MUTED, "center"))
-        elif suit is not None:
-            scene.labels.append(Label(t("Trump: {suit}", suit=t(self.game.deck.suit_names[suit])),
-                                      (x, lay.centre.bottom - lay.label_size), int(lay.label_size * 0.9), MUTED,
-                                      "midleft", plate=True))
+        elif suit is not None:  # top left of the centre, clear of the seats (the action buttons are below)
+            place_clear(scene, Label(t("Trump: {suit}", suit=t(self.game.deck.suit_names[suit])),
+                                     (x, lay.centre.top + lay.label_size), int(lay.label_size * 0.9), MUTED,
+                                     "midleft", plate=True), -max(4, lay.label_size // 2), lay.centre.centery)
 
     @staticmethod
     def trump_spot(scene: Scene, lay: TableLayout, dealer_angle: float, sw: int, sh: int) -> pygame.Rect:
