@@ -125,6 +125,8 @@ def entry_text(entry: LogEntry, deck: Deck, names: Sequence[str], viewer: int | 
             return t("{name} discards {cards}", name=name, cards=shown) if kind == "discard" else \
                 t("{name} passes {cards}", name=name, cards=shown)
         n = len(entry.cards) or 1
+        if n == 1:
+            return t("{name} discards a card", name=name) if kind == "discard" else t("{name} passes a card", name=name)
         return t("{name} discards {n} cards", name=name, n=n) if kind == "discard" else \
             t("{name} passes {n} cards", name=name, n=n)
     if kind == "capture":

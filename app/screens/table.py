@@ -1085,7 +1085,7 @@ class TableScreen(Screen):
         """The mark of a card received in the pass: a blue edge and a "new" tag."""
         pygame.draw.rect(surface, (80, 220, 255), pos.inflate(4, 4), width=3, border_radius=radius)
         tag = txt.render(t("new"), max(10, pos.w // 7), (10, 30, 40), True)
-        tag_rect = tag.get_rect(midtop=(pos.centerx, pos.top + 2))
+        tag_rect = tag.get_rect(bottomleft=(pos.left + 5, pos.bottom - 4))  # the corner index stays readable
         pygame.draw.rect(surface, (80, 220, 255), tag_rect.inflate(8, 2), border_radius=4)
         surface.blit(tag, tag_rect)
 
