@@ -66,15 +66,6 @@ def table_kind(state: GameState) -> str:
         return ""
 
 
-def hand_size(state: GameState, seat: int) -> int:
-    """Cards in ``seat``'s hand (0 when the state does not show hands)."""
-    hands = getattr(state, "hands", None)
-    if hands is None or not 0 <= seat < len(hands):
-        return 0
-    hand = hands[seat]
-    return hand.bit_count() if isinstance(hand, int) else len(hand)
-
-
 @dataclass(frozen=True)
 class LogEntry:
     """One line of the action log, kept without words so it reads in whatever language is current.
@@ -111,7 +102,7 @@ def log_entry(before: GameState, move: int, after: GameState | None = None) -> L
         if word == "draw":
             drawn = before.draw_count(move)
             if not drawn and after is not None:
-                drawn = hand_size(after, seat) - hand_size(before, seat)
+                drawn = after.hand_size(seat) - before.hand_size(seat)
             return LogEntry(seat, "draw", count=max(1, drawn))
         if word in ("skip", "pass"):
             return LogEntry(seat, "skip")
@@ -134,6 +125,8 @@ def entry_text(entry: LogEntry, deck: Deck, names: Sequence[str], viewer: int | 
             return t("{name} discards {cards}", name=name, cards=shown) if kind == "discard" else \
                 t("{name} passes {cards}", name=name, cards=shown)
         n = len(entry.cards) or 1
+        if n == 1:
+            return t("{name} discards a card", name=name) if kind == "discard" else t("{name} passes a card", name=name)
         return t("{name} discards {n} cards", name=name, n=n) if kind == "discard" else \
             t("{name} passes {n} cards", name=name, n=n)
     if kind == "capture":

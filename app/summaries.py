@@ -359,17 +359,17 @@ def generic(b: dict[str, Any], ctx: Context) -> list[Row]:
 def pile_rows(game: Any, state: Any) -> list[Row]:
     """Scopone/Scopa at the end of a hand: the cards each side captured, one row per suit with the cards'
     values (1-10: Ace to King) in order; nothing for other games."""
-    captured = getattr(state, "captured", None)
     teams = list(game.teams())
-    if summary_kind(game) != "capture" or not isinstance(captured, list) or len(captured) != len(teams):
+    if summary_kind(game) != "capture":
         return []
+    captured = [set(state.captured_cards(side)) for side in range(len(teams))]
     deck = game.deck
     rows = [Row(t("Captured cards"), style="section")]
     for suit, suit_name in enumerate(deck.suit_names):
         row: list[Cell] = []
         for pile in captured:
             values = [str(deck.rank_of(c) + 1) for c in range(deck.size)
-                      if pile >> c & 1 and deck.suit_of(c) == suit]
+                      if c in pile and deck.suit_of(c) == suit]
             row.append((Suit(suit), " " + (" ".join(values) if values else "–")))
         rows.append(Row(t(suit_name), tuple(row)))
     return rows

@@ -490,3 +490,78 @@ class GameState:
         """How many cards ``move`` draws from the stock for the mover (Pharaoh's draw; default 0)."""
         return 0
 
+
+    # --- the table API: seats (generic defaults; games override) ------------------------------------------
+    def hand_cards(self, seat: int) -> tuple[int, ...]:
+        """The cards of ``seat``'s hand that this state knows, in deck order (on an observation's state: the
+        cards the observer may see). Default: () for a game without hands."""
+        return ()
+
+    def hand_size(self, seat: int) -> int:
+        """How many cards ``seat`` holds as far as this state knows (default: ``len(hand_cards(seat))``; games
+        whose hand sizes are public answer exactly on an observation's state too)."""
+        return len(self.hand_cards(seat))
+
+    def tricks_taken(self, seat: int) -> int | None:
+        """Tricks ``seat`` has taken this hand, or None in games without tricks (the default)."""
+        return None
+
+    def declarer(self) -> int | None:
+        """The seat that plays the hand alone against a higher target (Moss Side Whist's leader, who needs 8
+        tricks while the others need 4), or None (the default)."""
+        return None
+
+    def passes_to(self, seat: int) -> int | None:
+        """While the hand's pass is being chosen (Hearts): the seat that will receive ``seat``'s passed cards,
+        ``seat`` itself in a hand without passing. None outside the passing phase and in games without one."""
+        return None
+
+    def dealer_seat(self) -> int | None:
+        """The seat that dealt this hand, or None when the game has no dealer (the default)."""
+        return None
+
+    def pass_word(self) -> str:
+        """What a pass move is called in this game: "pass" (the default, Hearts) or "discard" (Moss Side
+        Whist's leader)."""
+        return "pass"
+
+    # --- the table API: the centre of the table (generic defaults; games override) -----------------------
+    def stock_count(self) -> int | None:
+        """Cards left in the stock (also right on an observation's state), or None in games without one."""
+        return None
+
+    def discard_pile(self) -> tuple[int, ...]:
+        """The face-up discard pile, bottom card first (Pharaoh); () in games without one."""
+        return ()
+
+    def suit_to_follow(self) -> int | None:
+        """The suit the next play must follow as its index in the deck (Pharaoh's active suit, which an Ober
+        may have named), or None when any suit may follow (after Pharaoh's Unter of leaves) and in other games."""
+        return None
+
+    def penalty_pending(self) -> tuple[int, int]:
+        """``(cards to draw, turns to miss)`` that bind the player to move unless answered (Pharaoh's VIIs and
+        Aces); (0, 0) when nothing is pending, when the hand is over and in other games."""
+        return 0, 0
+
+    def finishing_order(self) -> tuple[int, ...]:
+        """The seats that went out of cards, first out first (Pharaoh); () in other games."""
+        return ()
+
+    def table_cards(self) -> tuple[int, ...]:
+        """The face-up cards on the table that plays can capture (Scopone, Scopa), in deck order; else ()."""
+        return ()
+
+    def captured_cards(self, side: int) -> tuple[int, ...]:
+        """The cards side ``side`` (its index in ``game.teams()``) has captured this hand (Scopone, Scopa), in
+        deck order; () in other games."""
+        return ()
+
+    def sweeps(self, side: int) -> int:
+        """The sweeps (scope) side ``side`` has made this hand (Scopone, Scopa); 0 in other games."""
+        return 0
+
+    def sweep_cards(self, side: int) -> tuple[int, ...]:
+        """The played card of each of side ``side``'s sweeps this hand, in play order (the cards a table lays
+        face up across the side's capture pile); () in other games."""
+        return ()

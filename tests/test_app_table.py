@@ -453,3 +453,50 @@ def test_default_seat_names_follow_the_current_language() -> None:
         assert new_seat_name("Tu", 0, True) == "Hráč 1"  # a hotseat's default "You" of any language
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("name", ["pharaoh", "scopone"])
+def test_an_open_choice_hides_no_seat_and_no_plates_overlap(app: Any, name: str) -> None:
+    """At 800x600 the choice grid covers no seat's cards, name plate or pile, and no two name plates or banners
+    (Pharaoh's pending VII/Ace, the named suit) overlap."""
+    from app.tables.base import label_rect
+
+    for seed in range(3, 40):
+        screen = open_table(app, name, seed=seed,
+                            stop=lambda s: s.current_player == 0 and many_moves_card(s, 2) is not None)
+        card = many_moves_card(screen.ctl.state, 2)
+        if card is not None:
+            break
+    else:
+        pytest.fail(f"no {name} position with a choice")
+    app.step()
+    screen.click_hand_card(card)
+    app.step()
+    cells = screen.choice_cells()
+    assert len(cells) >= 2
+    scene = screen.scene
+    seats = [sp.rect for sp in scene.sprites if sp.zone in ("opp", "open", "hand", "pile")]
+    seats += [label_rect(lab) for lab in scene.labels]
+    for cell in cells:
+        assert cell.rect.collidelist(seats) < 0, cell.text
+
+
+def test_pharaoh_pending_banner_leaves_the_seat_plates_free(app: Any) -> None:
+    from app.tables.base import label_rect
+
+    for seed in range(1, 60):
+        screen = open_table(app, "pharaoh", seed=seed,
+                            stop=lambda s: s.current_player == 0 and any(s.penalty_pending()))
+        if any(screen.ctl.state.penalty_pending()):
+            break
+    else:
+        pytest.fail("no Pharaoh position with a pending VII or Ace")
+    app.set_language("it")  # the longest banner and dealer mark
+    for size in ((800, 600), (1024, 640), (2560, 1440)):
+        app.resize(size)
+        app.step()
+        plates = [label_rect(lab) for lab in screen.scene.labels if lab.plate or lab.highlight]
+        assert any(lab.text.startswith(("Asso in sospeso", "VII in sospeso"))
+                   for lab in screen.scene.labels), [lab.text for lab in screen.scene.labels]
+        for i, r in enumerate(plates):
+            assert r.collidelist(plates[i + 1:]) < 0

@@ -20,7 +20,7 @@ from app.layout import TableLayout, table_layout
 from app.navigation import Screen
 from app.study import study_progress_text
 from app.tables import Scene, Sprite, View, renderer_for
-from app.tables.base import GOLD, MUTED, WHITE, hand_counts, stock_count
+from app.tables.base import GOLD, MUTED, WHITE, hand_counts, label_rect, stock_count
 from app.widgets import button, button_width, line_height
 from engine import registry
 
@@ -140,11 +140,11 @@ class TableScreen(Screen):
 
     def on_move(self, when: str, seat: int, move: int) -> None:
         """Controller callback around every applied move: a sound after it (when enabled)."""
-        scope = getattr(self.ctl.state, "scope", None)
+        scope = [self.ctl.state.sweeps(side) for side in range(len(self.game.teams()))]
         if when == "before":
-            self.scope_before = list(scope) if scope is not None else None
+            self.scope_before = scope
             return
-        if scope is not None and self.scope_before is not None and list(scope) != self.scope_before:
+        if self.scope_before is not None and scope != self.scope_before:
             self.ctl.notify(t("Scopa! ({name})", name=describe.seat_name(self.ctl.seats[seat].label)), seconds=5)
         if when == "after":
             from app import sound
@@ -302,6 +302,45 @@ class TableScreen(Screen):
                 out.append((m, (), self.move_label(m)))
         return out
 
+    def choice_bands(self) -> list[pygame.Rect]:
+        """Strips of the table where the choice grid hides nothing: above and below the cards in the centre,
+        between the seats' name plates and cards, as wide as the seats at their height leave free."""
+        lay = self.lay
+        scene = self.scene
+        if scene is None:
+            return []
+        inner = pygame.Rect(lay.table.left + lay.margin, lay.table.top + lay.margin, lay.table.w - 2 * lay.margin,
+                            lay.table.h - 2 * lay.margin)
+        taken = [sp.rect for sp in scene.sprites] + [label_rect(lab) for lab in scene.labels]
+        taken += [b.rect for key, b in self.buttons.items() if b.rect.colliderect(inner) and key != "cancel_choice"]
+        column = lay.centre.inflate(-lay.centre.w // 3, 0)
+        column.width = max(column.width, 2 * lay.small_w)
+        column.centerx = lay.centre.centerx
+        edges = sorted((r.top, r.bottom) for r in taken if r.left < column.right and r.right > column.left)
+        gaps, y = [], inner.top
+        for top, bottom in edges:
+            if top > y:
+                gaps.append((y, top))
+            y = max(y, bottom)
+        if inner.bottom > y:
+            gaps.append((y, inner.bottom))
+        gap = max(2, lay.margin // 2)
+        bands = []
+        for top, bottom in gaps:
+            top, bottom = top + gap, bottom - gap
+            if bottom - top < lay.label_size * 2:
+                continue
+            left, right = inner.left, inner.right
+            for r in taken:
+                if r.top < bottom and r.bottom > top:
+                    if r.right <= column.centerx:
+                        left = max(left, r.right + gap)
+                    elif r.left >= column.centerx:
+                        right = min(right, r.left - gap)
+            if right - left >= lay.centre.w // 3:
+                bands.append(pygame.Rect(left, top, right - left, bottom - top))
+        return bands
+
     def choice_cells(self) -> list[ChoiceCell]:
         """The open choice laid out as a grid of cells over the top of the table, every option whole: as
         many columns as the options need, small cards shrunk (and fanned) until each cell holds its cards."""
@@ -312,32 +351,45 @@ class TableScreen(Screen):
         n = len(options)
         size = lay.label_size
         pad = max(4, size // 3)
-        # Over the top of the table, down to the cards in the centre (which stay clickable) when that leaves
-        # a third of the table or more, else over the centre too.
-        centre = [sp.rect.top for sp in (self.scene.sprites if self.scene is not None else [])
-                  if sp.zone in ("table", "trick", "discard")]
-        free = (min(centre) if centre else lay.centre.centery) - lay.table.top - 2 * lay.margin
-        height = max(free, int((lay.hand.top - lay.table.top) * 0.45))
-        band = pygame.Rect(lay.table.left + lay.margin, lay.table.top + lay.margin, lay.table.w - 2 * lay.margin,
-                           min(height, lay.hand.top - lay.table.top - 2 * lay.margin))
         num_w = txt.font(size, True).size(f"{n}.")[0] + pad
         longest = max((txt.font(size).size(text)[0] for _, _, text in options), default=0)
         most = max((len(cards) for _, cards, _ in options), default=0)
-        best: tuple[int, int, int, int] | None = None  # (card width, columns, rows, cell width needed)
-        for cols in range(1, n + 1):
-            rows = -(-n // cols)
-            cell_w = (band.w - (cols - 1) * pad) // cols
-            for card_w in range(lay.small_w, max(12, lay.small_w // 3) - 1, -2):
-                card_h = int(card_w * lay.card_h / max(1, lay.card_w))
-                cell_h = max(card_h, size) + 2 * pad
-                step = card_w if most * card_w + num_w + longest + 3 * pad <= cell_w else int(card_w * 0.5)
-                need = num_w + (step * max(0, most - 1) + card_w if most else 0) + (longest + pad if longest else 0) \
-                    + 2 * pad
-                if need <= cell_w and rows * cell_h + (rows - 1) * pad <= band.h:
-                    # the biggest cards, then the fewest rows (the grid covers less of the table)
-                    if best is None or card_w > best[0] or (card_w == best[0] and rows < best[2]):
-                        best = (card_w, cols, rows, need)
-                    break
+
+        def fit(band: pygame.Rect) -> tuple[int, int, int, int] | None:
+            """(card width, columns, rows, cell width needed) of the best grid in ``band``, None if none fits."""
+            best: tuple[int, int, int, int] | None = None
+            for cols in range(1, n + 1):
+                rows = -(-n // cols)
+                cell_w = (band.w - (cols - 1) * pad) // cols
+                for card_w in range(lay.small_w, max(12, lay.small_w // 3) - 1, -2):
+                    card_h = int(card_w * lay.card_h / max(1, lay.card_w))
+                    cell_h = max(card_h, size) + 2 * pad
+                    step = card_w if most * card_w + num_w + longest + 3 * pad <= cell_w else int(card_w * 0.5)
+                    need = num_w + (step * max(0, most - 1) + card_w if most else 0) \
+                        + (longest + pad if longest else 0) + 2 * pad
+                    if need <= cell_w and rows * cell_h + (rows - 1) * pad <= band.h:
+                        # the biggest cards, then the fewest rows (the grid covers less of the table)
+                        if best is None or card_w > best[0] or (card_w == best[0] and rows < best[2]):
+                            best = (card_w, cols, rows, need)
+                        break
+            return best
+
+        best = None
+        band = pygame.Rect(0, 0, 0, 0)
+        for candidate in self.choice_bands():  # free room that hides no seat's name or cards first
+            found = fit(candidate)
+            if found is not None and (best is None or found[0] > best[0]):
+                best, band = found, candidate
+        if best is None:
+            # Over the top of the table, down to the cards in the centre (which stay clickable) when that
+            # leaves a third of the table or more, else over the centre too.
+            centre = [sp.rect.top for sp in (self.scene.sprites if self.scene is not None else [])
+                      if sp.zone in ("table", "trick", "discard")]
+            free = (min(centre) if centre else lay.centre.centery) - lay.table.top - 2 * lay.margin
+            height = max(free, int((lay.hand.top - lay.table.top) * 0.45))
+            band = pygame.Rect(lay.table.left + lay.margin, lay.table.top + lay.margin,
+                               lay.table.w - 2 * lay.margin, min(height, lay.hand.top - lay.table.top - 2 * lay.margin))
+            best = fit(band)
         fallback_cols = min(n, 4)
         card_w, cols, rows, need = best if best is not None else \
             (max(12, lay.small_w // 3), fallback_cols, -(-n // fallback_cols), band.w // fallback_cols)
@@ -413,7 +465,7 @@ class TableScreen(Screen):
         except Exception:  # noqa: BLE001
             code = text = str(move)
         if code == "draw":
-            pending = getattr(self.ctl.state, "pending_draw", 0)
+            pending = self.ctl.state.penalty_pending()[0]
             return t("Draw {n} cards (D)", n=pending) if pending else t("Draw a card (D)")
         if code in ("skip", "pass"):
             return t("Skip the turn (D)")
@@ -766,9 +818,9 @@ class TableScreen(Screen):
             view.human_turn = True
             by_card, _ = movelib.group_by_card(state, legal)
             view.legal_cards = set(by_card)
-            hand = getattr(obs.state, "hands", None)
+            hand = obs.state.hand_cards(viewer)
             if hand:
-                view.illegal_cards = {c for c in range(self.game.deck.size) if hand[viewer] >> c & 1} - view.legal_cards
+                view.illegal_cards = set(hand) - view.legal_cards
             view.selected = list(self.selected)
             if hand:
                 cards = self.renderer.hand_cards(view, viewer)
@@ -811,7 +863,7 @@ class TableScreen(Screen):
         if received is None:
             return
         passer, cards = received
-        view.received = {c for c in cards if obs.state.hands[viewer] >> c & 1}
+        view.received = set(cards) & set(obs.state.hand_cards(viewer))
         view.received_from = passer
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -1033,7 +1085,7 @@ class TableScreen(Screen):
         """The mark of a card received in the pass: a blue edge and a "new" tag."""
         pygame.draw.rect(surface, (80, 220, 255), pos.inflate(4, 4), width=3, border_radius=radius)
         tag = txt.render(t("new"), max(10, pos.w // 7), (10, 30, 40), True)
-        tag_rect = tag.get_rect(midtop=(pos.centerx, pos.top + 2))
+        tag_rect = tag.get_rect(bottomleft=(pos.left + 5, pos.bottom - 4))  # the corner index stays readable
         pygame.draw.rect(surface, (80, 220, 255), tag_rect.inflate(8, 2), border_radius=4)
         surface.blit(tag, tag_rect)
 
@@ -1162,7 +1214,7 @@ class TableScreen(Screen):
             return t("Waiting for {name}", name=name)
         if ctl.human_to_move():
             if self.pass_mode():
-                word = getattr(ctl.state, "pass_word", lambda: "pass")()
+                word = ctl.state.pass_word()
                 if word == "discard":
                     return t("{name}: choose {n} cards to discard", name=name, n=self.pass_needed())
                 return t("{name}: choose {n} cards to pass", name=name, n=self.pass_needed())

@@ -8,7 +8,7 @@ Game renderers override :meth:`TableRenderer.add_centre` and :meth:`TableRendere
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pygame
@@ -17,7 +17,6 @@ from app import text as txt
 from app.art import CardArtLike
 from app.i18n import count_text, t
 from app.layout import TableLayout, fan_positions
-from engine.cards import bits
 from engine.game import GameState
 
 WHITE = (244, 241, 230)
@@ -63,6 +62,32 @@ class Scene:
     rects: list[tuple[pygame.Rect, tuple[int, int, int, int]]] = field(default_factory=list)
 
 
+def label_rect(lab: Label) -> pygame.Rect:
+    """The box a label covers on the table, its plate included (as the table screen draws it)."""
+    size = txt.fit(lab.text, lab.size, lab.max_width, lab.bold) if lab.max_width else lab.size
+    w, h = txt.font(size, lab.bold).size(lab.text)
+    rect = pygame.Rect(0, 0, w, h)
+    setattr(rect, lab.anchor, lab.pos)
+    return rect.inflate(size, size // 2) if lab.plate or lab.highlight else rect
+
+
+def place_clear(scene: Scene, lab: Label, step: int, limit: int) -> Label:
+    """``lab`` moved up by ``step`` pixels at a time (down when ``step`` is negative) until it covers no label
+    or card already in ``scene``, not past the height ``limit``, then added to the scene: a banner or marker
+    never hides a seat's name plate or cards."""
+    taken = [sp.rect for sp in scene.sprites] + [label_rect(other) for other in scene.labels]
+    x, y = lab.pos
+    while (y - step >= limit if step > 0 else y - step <= limit) \
+            and label_rect(replace(lab, pos=(x, y))).collidelist(taken) >= 0:
+        y -= step
+    if label_rect(replace(lab, pos=(x, y))).collidelist(taken) >= 0:
+        y = lab.pos[1]  # nowhere clear above: keep the place next to the pile
+    placed = replace(lab, pos=(x, y))
+    scene.labels.append(placed)
+    return placed
+
+
+
 @dataclass
 class View:
     """Everything the table may show: the masked state of the viewer plus seat info and UI marks."""
@@ -97,8 +122,7 @@ class View:
 def hand_counts(obs: Any, n: int) -> list[int]:
     """Cards in each seat's hand from an observation: known cards plus hidden hand slots."""
     state = obs.state
-    hands = getattr(state, "hands", None) or [0] * n
-    counts = [h.bit_count() if isinstance(h, int) else len(h) for h in hands]
+    counts = [len(state.hand_cards(s)) for s in range(n)]
     for slot in obs.slots:
         if slot.name.startswith("hand") and 0 <= slot.owner < n:
             counts[slot.owner] += slot.count
@@ -107,14 +131,7 @@ def hand_counts(obs: Any, n: int) -> list[int]:
 
 def stock_count(obs: Any) -> int | None:
     """Cards in the stock from an observation (visible entries, hidden placeholders and the hidden slot)."""
-    stock = getattr(obs.state, "stock", None)
-    if stock is None:
-        return None
-    if isinstance(stock, int):
-        return stock.bit_count()
-    placeholders = any(c < 0 for c in stock)
-    hidden = sum(sl.count for sl in obs.slots if sl.name.startswith("stock"))
-    return len(stock) if placeholders else len(stock) + hidden
+    return obs.state.stock_count()
 
 
 class TableRenderer:
@@ -147,10 +164,7 @@ class TableRenderer:
 
     def hand_cards(self, view: View, seat: int) -> list[int]:
         """Cards of ``seat``'s hand as the view shows them (sorted when auto-sort is on)."""
-        hands = getattr(view.state, "hands", None)
-        if not hands:
-            return []
-        cards = bits(hands[seat])
+        cards = list(view.state.hand_cards(seat))
         if view.auto_sort:
             cards.sort(key=self.sort_key)
         return cards
@@ -166,8 +180,7 @@ class TableRenderer:
     def seat_title(self, view: View, seat: int) -> str:
         """Name plate of a seat (with the dealer mark)."""
         text = view.names[seat]
-        dealer = getattr(view.state, "dealer", None)
-        if dealer == seat:
+        if view.state.dealer_seat() == seat:
             text += " · " + t("dealer")
         return text
 
@@ -258,7 +271,8 @@ class TableRenderer:
         face_up = view.viewer == seat
         cards = self.hand_cards(view, seat) if face_up else []
         count = len(cards) if face_up else view.counts[seat]
-        step, total = fan_positions(count, area.w, cw, cw * 0.8)
+        # side by side with a small gap when the hand fits (a few cards, a big window), overlapped when it does not
+        step, total = fan_positions(count, area.w, cw, cw * 1.06 if count * cw * 1.06 <= area.w else cw * 0.8)
         left = area.centerx - total // 2
         for i in range(count):
             r = pygame.Rect(int(left + i * step), y, cw, ch)

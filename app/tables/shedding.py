@@ -7,7 +7,7 @@ import pygame
 
 from app.i18n import count_text, t
 from app.layout import TableLayout
-from app.tables.base import GOLD, MUTED, Label, Scene, Sprite, TableRenderer, View
+from app.tables.base import GOLD, MUTED, Label, Scene, Sprite, TableRenderer, View, place_clear
 
 
 class SheddingRenderer(TableRenderer):
@@ -16,20 +16,20 @@ class SheddingRenderer(TableRenderer):
 
     def seat_detail(self, view: View, seat: int) -> str:
         """Second line under a seat's name."""
-        finished = getattr(view.state, "finished", [])
+        finished = view.state.finishing_order()
         if seat in finished:
             return t("finished: place {n}", n=finished.index(seat) + 1)
         return count_text(view.counts[seat], "1 card", "{n} cards")
 
     def own_detail(self, view: View, seat: int) -> str:
         """The bottom player's finishing place once out of cards."""
-        finished = getattr(view.state, "finished", [])
+        finished = view.state.finishing_order()
         return t("finished: place {n}", n=finished.index(seat) + 1) if seat in finished else ""
 
     def add_centre(self, scene: Scene, view: View, lay: TableLayout) -> None:
         """The centre of the table."""
         state = view.state
-        discard = [c for c in getattr(state, "discard", []) if c >= 0]
+        discard = state.discard_pile()
         cw, ch = lay.card_w, lay.card_h
         cx, cy = lay.centre.center
         shown = discard[-4:]
@@ -38,8 +38,7 @@ class SheddingRenderer(TableRenderer):
             off = (i - len(shown) + 1) * max(6, cw // 7)
             r.center = (cx + cw // 2 + off, cy)
             scene.sprites.append(Sprite(("card", card), r, card, 0, "discard", -1, width=cw))
-        stock = getattr(state, "stock", [])
-        count = len(stock)
+        count = state.stock_count() or 0
         sx = cx - cw - cw // 2
         for i in range(min(4, count)):
             r = pygame.Rect(0, 0, cw, ch)
@@ -48,32 +47,31 @@ class SheddingRenderer(TableRenderer):
         scene.labels.append(Label(t("Stock: {n}", n=count), (sx, cy + ch // 2 + lay.label_size),
                                   int(lay.label_size * 0.9), MUTED))
         deck = self.game.deck
-        suit = getattr(state, "active_suit", -1)
-        top = discard[-1] if discard else -1
+        suit = state.suit_to_follow()
+        top_card = discard[-1] if discard else -1
         y = cy - ch // 2 - int(lay.label_size * 1.1) - 4
-        if 0 <= suit < len(deck.suits) and top >= 0 and deck.suit_of(top) != suit:
-            scene.labels.append(Label(t("Suit named: {suit}", suit=t(deck.suit_names[suit])),
-                                      (cx + cw // 2, y), lay.label_size, GOLD, "center", True, plate=True))
-            y -= int(lay.label_size * 1.8)
-        over = state.is_terminal()  # a VII or an Ace still pending when the hand ended binds no one
-        pending_draw = 0 if over else getattr(state, "pending_draw", 0)
-        pending_skip = 0 if over else getattr(state, "pending_skip", 0)
-        if pending_draw:
-            scene.labels.append(Label(t("VII pending: draw {n} or play a VII", n=pending_draw), (cx + cw // 2, y),
-                                      lay.label_size, (255, 170, 140), "center", True, plate=True))
-        elif pending_skip:
-            scene.labels.append(Label(t("Ace pending: miss a turn or play an Ace"), (cx + cw // 2, y),
-                                      lay.label_size, (255, 170, 140), "center", True, plate=True))
+        step = max(4, lay.label_size // 2)
+        top = lay.table.top + lay.margin
+        if suit is not None and top_card >= 0 and deck.suit_of(top_card) != suit:
+            placed = place_clear(scene, Label(t("Suit named: {suit}", suit=t(deck.suit_names[suit])), (cx + cw // 2, y),
+                                              lay.label_size, GOLD, "center", True, plate=True), step, top)
+            y = placed.pos[1] - int(lay.label_size * 1.8)
+        pending_draw, pending_skip = state.penalty_pending()
+        banner = t("VII pending: draw {n} or play a VII", n=pending_draw) if pending_draw else \
+            t("Ace pending: miss a turn or play an Ace") if pending_skip else ""
+        if banner:
+            place_clear(scene, Label(banner, (cx + cw // 2, y), lay.label_size, (255, 170, 140), "center", True,
+                                     plate=True, max_width=lay.centre.w - 2 * lay.margin), step, top)
 
     def info_lines(self, view: View) -> list[str]:
         """Game information for the sidebar."""
         state = view.state
         deck = self.game.deck
         lines = []
-        suit = getattr(state, "active_suit", -1)
-        if 0 <= suit < len(deck.suits) and not state.is_terminal():
+        suit = state.suit_to_follow()
+        if suit is not None:
             lines.append(t("Suit to follow: {suit}", suit=t(deck.suit_names[suit])))
-        finished = getattr(state, "finished", [])
+        finished = state.finishing_order()
         if finished:
             lines.append(t("Places: {places}", places=", ".join(
                 f"{i + 1}. {view.names[s]}" for i, s in enumerate(finished))))

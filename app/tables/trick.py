@@ -11,7 +11,7 @@ from app import describe
 from app import text as txt
 from app.i18n import count_text, t
 from app.layout import TableLayout
-from app.tables.base import MUTED, Label, Scene, Sprite, TableRenderer, View
+from app.tables.base import MUTED, Label, Scene, Sprite, TableRenderer, View, place_clear
 
 
 class TrickRenderer(TableRenderer):
@@ -19,16 +19,16 @@ class TrickRenderer(TableRenderer):
 
     def seat_detail(self, view: View, seat: int) -> str:
         """Second line under a seat's name."""
-        tricks = getattr(view.state, "tricks_won", None)
+        tricks = view.state.tricks_taken(seat)
         text = count_text(view.counts[seat], "1 card", "{n} cards")
         if tricks is not None:
-            text = count_text(tricks[seat], "1 trick", "{n} tricks") + " · " + text
+            text = count_text(tricks, "1 trick", "{n} tricks") + " · " + text
         return text
 
     def own_detail(self, view: View, seat: int) -> str:
         """The bottom player's tricks taken (Moss Side Whist's leader needs 8, the others 4)."""
-        tricks = getattr(view.state, "tricks_won", None)
-        return count_text(tricks[seat], "1 trick", "{n} tricks") if tricks is not None else ""
+        tricks = view.state.tricks_taken(seat)
+        return count_text(tricks, "1 trick", "{n} tricks") if tricks is not None else ""
 
     def add_centre(self, scene: Scene, view: View, lay: TableLayout) -> None:
         """The centre of the table."""
@@ -68,16 +68,16 @@ class TrickRenderer(TableRenderer):
             scene.labels.append(Label(t("Stock: {n}", n=stock), (x + sw // 2, y + sh + lay.label_size // 2 + 4),
                                       int(lay.label_size * 0.9), MUTED, "center"))
             return
-        dealer = getattr(state, "dealer", None)
-        if turned is not None and isinstance(dealer, int):
+        dealer = state.dealer_seat()
+        if turned is not None and dealer is not None:
             r = self.trump_spot(scene, lay, self.seat_angle(dealer, view.bottom), sw, sh)
             scene.sprites.append(Sprite(("card", turned), r, turned, 0, "trump", -1, width=sw))
             scene.labels.append(Label(t("Trump"), (r.centerx, r.bottom + lay.label_size // 2 + 2),
                                       int(lay.label_size * 0.85), MUTED, "center"))
-        elif suit is not None:
-            scene.labels.append(Label(t("Trump: {suit}", suit=t(self.game.deck.suit_names[suit])),
-                                      (x, lay.centre.bottom - lay.label_size), int(lay.label_size * 0.9), MUTED,
-                                      "midleft", plate=True))
+        elif suit is not None:  # top left of the centre, clear of the seats (the action buttons are below)
+            place_clear(scene, Label(t("Trump: {suit}", suit=t(self.game.deck.suit_names[suit])),
+                                     (x, lay.centre.top + lay.label_size), int(lay.label_size * 0.9), MUTED,
+                                     "midleft", plate=True), -max(4, lay.label_size // 2), lay.centre.centery)
 
     @staticmethod
     def trump_spot(scene: Scene, lay: TableLayout, dealer_angle: float, sw: int, sh: int) -> pygame.Rect:
@@ -114,12 +114,11 @@ class TrickRenderer(TableRenderer):
         deck = self.game.deck
         if trump is not None:
             lines.append(t("Trump: {suit}", suit=t(deck.suit_names[trump])))
-        leader = getattr(state, "hand_leader", None)
-        if isinstance(leader, int) and 0 <= leader < len(view.names):
+        leader = state.declarer()
+        if leader is not None and 0 <= leader < len(view.names):
             lines.append(t("Leader: {name} (needs 8 tricks; the others need 4)", name=view.names[leader]))
-        target = getattr(state, "pass_target", None)
-        if callable(target) and getattr(state, "passing", False):
-            to = target(view.bottom)
+        to = state.passes_to(view.bottom)
+        if to is not None:
             if to == view.bottom:
                 lines.append(t("No passing this hand"))
             else:

@@ -500,3 +500,7 @@ class HeartsState(TrickState):
         jack = self.game.variant["jack_diamonds"]
         return [float(self.penalty_taken(s) - (10 if jack and self.won[s] >> JACK_DIAMONDS & 1 else 0))
                 for s in range(4)]
+
+    # --- the table API: seats (engine/game.py) -------------------------------------------------------
+    def passes_to(self, seat: int) -> int | None:
+        return self.pass_target(seat) if self.passing and 0 <= seat < 4 else None

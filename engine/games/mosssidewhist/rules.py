@@ -301,3 +301,7 @@ class MossSideWhistState(TrickState):
 
     # --- the table API (engine/game.py) ------------------------------------------------------------
     illegal_codes: ClassVar[frozenset[str]] = TrickState.illegal_codes | {"discard_first", "discards_done"}
+
+    # --- the table API: seats (engine/game.py) -------------------------------------------------------
+    def declarer(self) -> int | None:
+        return self.hand_leader

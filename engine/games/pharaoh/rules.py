@@ -1258,6 +1258,32 @@ class PharaohState(GameState):
         available = len(self.stock) + (max(0, len(self.discard) - 1) if self.game.classic else 0)
         return min(self.pending_draw or 1, available)
 
+    # --- the table API: seats (engine/game.py) -------------------------------------------------------
+    def hand_cards(self, seat: int) -> tuple[int, ...]:
+        return tuple(bits(self.hands[seat])) if 0 <= seat < len(self.hands) else ()
+
+    def hand_size(self, seat: int) -> int:
+        return self.counts[seat] if 0 <= seat < len(self.hands) else 0
+
+    def dealer_seat(self) -> int | None:
+        return self.dealer
+
+    # --- the table API: the centre of the table (engine/game.py) ------------------------------------------
+    def stock_count(self) -> int | None:
+        return len(self.stock)
+
+    def discard_pile(self) -> tuple[int, ...]:
+        return tuple(c for c in self.discard if c >= 0)
+
+    def suit_to_follow(self) -> int | None:
+        return self.active_suit if 0 <= self.active_suit < len(self.game.deck.suits) and not self.ended else None
+
+    def penalty_pending(self) -> tuple[int, int]:
+        return (0, 0) if self.is_terminal() else (self.pending_draw, self.pending_skip)
+
+    def finishing_order(self) -> tuple[int, ...]:
+        return tuple(self.finished)
+
 
 def parse_move_text(deck: Deck, text: str) -> int:
     """Parse ``draw``, ``skip``/``pass``, ``7L+7H`` or ``OL>H`` into a move int."""

@@ -961,6 +961,53 @@ class ScoponeState(GameState):
         "hand_over", "not_a_move", "not_in_hand", "not_on_table", "captures_nothing", "must_capture",
         "ace_takes_ace", "ace_sweeps", "sum_not_15", "equal_first", "wrong_sum", "fewest_cards", "not_legal"})
 
+    # --- the table API: seats (engine/game.py) -------------------------------------------------------
+    def hand_cards(self, seat: int) -> tuple[int, ...]:
+        return tuple(bits(self.hands[seat])) if 0 <= seat < len(self.hands) else ()
+
+    def hand_size(self, seat: int) -> int:
+        return self.hand_counts[seat] if 0 <= seat < len(self.hands) else 0
+
+    def dealer_seat(self) -> int | None:
+        return self.dealer
+
+    # --- the table API: the centre of the table (engine/game.py) ------------------------------------------
+    def stock_count(self) -> int | None:
+        return len(self.stock)
+
+    def table_cards(self) -> tuple[int, ...]:
+        return tuple(bits(self.table))
+
+    def captured_cards(self, side: int) -> tuple[int, ...]:
+        return tuple(bits(self.captured[side])) if 0 <= side < len(self.captured) else ()
+
+    def sweeps(self, side: int) -> int:
+        return self.scope[side] if 0 <= side < len(self.scope) else 0
+
+    def sweep_cards(self, side: int) -> tuple[int, ...]:
+        """Reconstructed from the public history: a capture that leaves the table empty, except the last play
+        of the hand (which takes the rest without a sweep)."""
+        if not 0 <= side < len(self.scope) or not self.scope[side]:
+            return ()
+        history = self.history
+        terminal = self.is_terminal()
+        table = self.table
+        if terminal:
+            taken = 0
+            for _, move in history:
+                if move_captured(move):
+                    taken |= move_captured(move) | 1 << move_card(move)
+            table = (self.captured[0] | self.captured[1]) & ~taken
+        found: list[int] = []
+        after = table
+        for i in range(len(history) - 1, -1, -1):
+            seat, move = history[i]
+            card, cap = move_card(move), move_captured(move)
+            if cap and after == 0 and not (terminal and i == len(history) - 1) and seat % 2 == side:
+                found.append(card)
+            after = after | cap if cap else after & ~(1 << card)
+        return tuple(reversed(found))[-self.scope[side]:]
+
 
 def _int(x: Any, what: str) -> int:
     if isinstance(x, bool) or not isinstance(x, int):

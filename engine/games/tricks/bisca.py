@@ -455,3 +455,6 @@ class BiscaState(TrickState):
     # --- the table API (engine/game.py) ------------------------------------------------------------
     illegal_codes: ClassVar[frozenset[str]] = TrickState.illegal_codes | {
         "exchange_off", "exchange_stock_empty", "exchange_only", "must_follow_suit_stock_empty"}
+
+    def stock_count(self) -> int | None:
+        return self.stock_size

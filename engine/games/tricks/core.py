@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any, ClassVar
 
-from engine.cards import Deck, NotationError, popcount
+from engine.cards import Deck, NotationError, bits, popcount
 from engine.game import Game, GameState, IllegalMove, StateFormatError
 from engine.observation import HiddenSlot, Observation
 
@@ -733,6 +733,16 @@ class TrickState(GameState):
             for s in team:
                 points[s] = total
         return points
+
+    # --- the table API: seats (engine/game.py) -------------------------------------------------------
+    def hand_cards(self, seat: int) -> tuple[int, ...]:
+        return tuple(bits(self.hands[seat])) if 0 <= seat < self.num_players else ()
+
+    def tricks_taken(self, seat: int) -> int | None:
+        return self.tricks_won[seat] if 0 <= seat < self.num_players else None
+
+    def dealer_seat(self) -> int | None:
+        return self.dealer
 
 
 def _int(x: Any, what: str) -> int:
