@@ -131,3 +131,38 @@ def test_cheat_without_knowledge_options_is_still_plain_uct() -> None:
     game = registry.create("scopone", {"target": 0})
     assert not agents.make("cheat:iterations=10", game).with_knowledge
     assert agents.make("cheat:iterations=10,sim=greedy", game).with_knowledge
+
+
+def _leader_discards(spec: str, seed: int) -> list[int]:
+    game = registry.create("mosssidewhist")
+    state = game.new_hand(random.Random(seed))
+    agent = agents.make(spec, game)
+    rng = random.Random(seed)
+    moves = []
+    for _ in range(4):  # the hand leader's four discards come first
+        m = agent.choose(state.observation(state.current_player), rng)
+        assert m in state.legal_moves()
+        moves.append(m)
+        state.do(m)
+    return moves
+
+
+def test_the_dls_rule_makes_the_discards_and_the_search_plays() -> None:
+    game = registry.create("mosssidewhist")
+    heuristic = agents.make("heuristic", game)
+    for seed in (5, 6):
+        state = game.new_hand(random.Random(seed))
+        expected = []
+        for _ in range(4):
+            m = heuristic.choose(state.observation(state.current_player), random.Random(0))
+            expected.append(m)
+            state.do(m)
+        assert _leader_discards("ismcts:iterations=30,rule=dls", seed) == expected
+        if seed == 5:  # without the rule the search chooses the discards itself (here other ones)
+            assert _leader_discards("ismcts:iterations=30", seed) != expected
+        agent = agents.make("ismcts:iterations=30,rule=dls", game)
+        rule = knowledge.rule("mosssidewhist", "dls")
+        assert rule(state, random.Random(0)) is None  # past the discards: the search decides
+        assert agent.choose(state.observation(state.current_player), random.Random(1)) in state.legal_moves()
+    with pytest.raises(VariantError, match="dls"):
+        agents.make("ismcts:rule=foo", game)

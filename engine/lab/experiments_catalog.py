@@ -399,18 +399,26 @@ def _dipalma() -> list[Experiment]:
 
 def _huang() -> list[Experiment]:
     ism = "ismcts:iterations=4000"
+    dls = ism + ",rule=dls"
+    ese = dls + ",bias=ese"
     cheat = "cheat:iterations=4000"
     cells = [("RAND vs 2 RAND", "random", "random", 0.34), ("ISMCTS vs 2 RAND", ism, "random", 0.43),
-             ("ISMCTS vs 2 ISMCTS", ism, ism, 0.35), ("CHEAT-MCTS vs 2 RAND", cheat, "random", 1.0),
-             ("CHEAT-MCTS vs 2 ISMCTS", cheat, ism, 0.63), ("CHEAT-MCTS vs 2 CHEAT-MCTS", cheat, cheat, 0.33)]
+             ("ISMCTS vs 2 ISMCTS", ism, ism, 0.35), ("ISMCTS-DLS vs 2 RAND", dls, "random", 0.62),
+             ("ISMCTS-DLS vs 2 ISMCTS", dls, ism, 0.50), ("ISMCTS-DLS vs 2 DLS-ESE", dls, ese, 0.34),
+             ("ISMCTS-DLS vs 2 CHEAT-MCTS", dls, cheat, 0.13), ("ISMCTS-DLS-ESE vs 2 RAND", ese, "random", 0.755),
+             ("ISMCTS-DLS-ESE vs 2 ISMCTS", ese, ism, 0.577), ("ISMCTS-DLS-ESE vs 2 DLS-ESE", ese, ese, 0.34),
+             ("ISMCTS-DLS-ESE vs 2 CHEAT-MCTS", ese, cheat, 0.25), ("CHEAT-MCTS vs 2 RAND", cheat, "random", 1.0),
+             ("CHEAT-MCTS vs 2 ISMCTS", cheat, ism, 0.63), ("CHEAT-MCTS vs 2 DLS-ESE", cheat, ese, 0.45),
+             ("CHEAT-MCTS vs 2 CHEAT-MCTS", cheat, cheat, 0.33)]
     setups = tuple(Setup("mosssidewhist", (a, b, b), 90, unit="match") for _l, a, b, _v in cells)
     rows = tuple(Row(label, "win", (k,), agent=a, published=v) for k, (label, a, _b, v) in enumerate(cells))
     return [Experiment(
         "huang2017/table-1", "huang2017", "results table (Validation/Conclusion)",
         "One agent against two copies of another: match win rate", setups, rows,
-        note="30 tournaments of 3 matches (3 hands each) per cell. The ISMCTS-DLS and ISMCTS-DLS-ESE rows need "
-             "an ISMCTS with the DLS discard heuristic (not available). The document does not state its "
-             "iteration budget; its graph suggests at least 4,000.")]
+        note="30 tournaments of 3 matches (3 hands each) per cell. DLS: rule=dls, the hand leader's discards by "
+             "the Discard Lowest Suit heuristic and the play by the search; ESE: bias=ese, the empty-suit "
+             "evaluator as a determinization belief (2 DLS-ESE = two ISMCTS-DLS-ESE). The document does not "
+             "state its iteration budget; its graph suggests at least 4,000.")]
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -582,6 +590,5 @@ MISSING = {
     "manzke2025/figure-6.4": "needs the determinization accuracy per trick in the result records",
     "kassak2023/table-5.3, table-5.5": "time per move: measured by the bench, not a reproducible statistic",
     "kassak2023/table-5.2, table-5.4 (BTSH rows)": "backtracking with the my_shuffle heuristic",
-    "huang2017/table-1 (DLS rows)": "ISMCTS with the DLS discard heuristic",
 }
 """Published tables and figures (or parts) the registry does not run, and why."""

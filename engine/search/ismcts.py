@@ -107,6 +107,7 @@ class SearchConfig:
         self.opponents = str(cfg["opponents"])
         self.resolve = str(cfg["resolve"])
         self.prune = str(cfg["prune"])
+        self.rule = str(cfg.get("rule", ""))
         self.beam_width = int(cfg["beam_width"])
         self.beam_limit = int(cfg["beam_limit"])
 
@@ -476,6 +477,9 @@ class ISMCTSAgent(Agent):
         Option("prune", "", "heuristic move pruning in the tree: name of a pruner registered for the game "
                "(kassak2023 4.4, e.g. Pharaoh 'smallest'; Scopone 'omh' = dipalma2014 OMH); '' = every legal move",
                type=str),
+        Option("rule", "", "a decision rule registered for the game takes the decisions it covers, the search "
+               "the others (huang2017 ISMCTS-DLS: Moss Side Whist 'dls', the discards by the DLS heuristic); "
+               "'' = the search decides every move", type=str),
         Option("beam_width", 0, "beam search (kassak2023 4.4): after k x beam_limit iterations keep only this "
                "many most visited nodes at depth k of the tree (k = 1, 2, ...); 0 = off", type=int, min=0,
                max=1_000_000),
@@ -501,6 +505,8 @@ class ISMCTSAgent(Agent):
             knowledge.policy(game.name, conf.opponents)
         if conf.resolve:
             knowledge.resolver(game.name, conf.resolve)
+        if conf.rule:
+            knowledge.rule(game.name, conf.rule)
         self._check_dependent_options(params)
         if conf.reuse and (conf.handler or conf.transpositions):
             raise VariantError("reuse cannot be combined with handler or transpositions")
@@ -535,6 +541,12 @@ class ISMCTSAgent(Agent):
         if len(moves) == 1:
             return moves[0]
         conf = self.conf
+        if conf.rule:
+            ruled = knowledge.rule(self.game.name, conf.rule)(obs.state, rng)
+            if ruled is not None:
+                if ruled not in moves:
+                    raise VariantError(f"decision rule {conf.rule!r} chose an illegal move {ruled}")
+                return ruled
         if conf.endgame and self.endgame_worth_trying(obs):
             move, budget = self._solve_endgame(obs, rng, budget)
             if move is not None:
