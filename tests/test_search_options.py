@@ -1,5 +1,6 @@
-"""Search options for the published experiments: the raw score-difference reward, the epsilon-greedy simulation
-over a policy (``sim_epsilon``) and the cheating agent with simulation policies and move handlers."""
+"""Agent options for the published experiments: the raw score-difference reward, the epsilon-greedy simulation
+over a policy (``sim_epsilon``), the cheating agent with simulation policies and move handlers, ISMCTS with a
+game's decision rule (Moss Side Whist DLS discards) and Pharaoh's BTSH backtracking."""
 
 from __future__ import annotations
 
@@ -166,3 +167,27 @@ def test_the_dls_rule_makes_the_discards_and_the_search_plays() -> None:
         assert agent.choose(state.observation(state.current_player), random.Random(1)) in state.legal_moves()
     with pytest.raises(VariantError, match="dls"):
         agents.make("ismcts:rule=foo", game)
+
+
+def test_btsh_backtracking_shuffles_instead_of_pruning() -> None:
+    from tests.test_pharaoh_rules import seed_position
+
+    st = seed_position(["XB", "XL UL XH UH"], "9B UB 8B 8L 8H 9H 7H 7B 7L 9L", current=1)
+    found = agents.make("backtrack:heuristic=shuffle", st.game)
+    move = found.choose_full(st.clone(), random.Random(0))
+    assert found.last_rule == "forced-win" and st.move_text(move) == "UL+UH"  # the only forced win
+    shallow = agents.make("backtrack:depth=1,heuristic=shuffle", st.game)
+    picks = {shallow.choose_full(st.clone(), random.Random(seed)) for seed in range(12)}
+    assert shallow.last_rule == "shuffle" and len(picks) > 1 and picks <= set(st.legal_moves())
+    smallest = agents.make("backtrack:depth=1", st.game)
+    assert len({smallest.choose_full(st.clone(), random.Random(seed)) for seed in range(12)}) == 1
+
+
+def test_btsh_is_legal_and_deterministic_across_variants() -> None:
+    from tests.test_heuristic_checks import play_out
+
+    cls = registry.game_class("pharaoh")
+    for i, variant in enumerate(cls.example_variants):
+        spec = "backtrack:depth=5,nodes=200,heuristic=shuffle"
+        a = play_out(cls(variant), [spec, "random"], seed=60 + i)
+        assert a.to_dict() == play_out(cls(variant), [spec, "random"], seed=60 + i).to_dict()
