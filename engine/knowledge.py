@@ -15,6 +15,9 @@ The search never special-cases a game; it reads the knowledge of the game's regi
   (default: a uniformly random move of the branch); used with ``resolve=NAME``.
 * ``pruners``: ``fn(state, moves) -> moves``, a non-empty subset of the legal moves in a stable order
   ([Kassak2023] 4.4 heuristic move pruning); used with ``prune=NAME`` at every tree node.
+* ``rules``: decision rules ``fn(state, rng) -> move or None`` that take some decisions themselves (a move
+  legal in ``state``, which is the deciding seat's view) and leave the others (None) to the search
+  ([Huang2017] ISMCTS-DLS: the discards by the DLS heuristic, the play by the search); used with ``rule=NAME``.
 * ``transposition_key``: ``fn(state, observer) -> hashable`` naming the observer's (abstracted) information
   set ([Manzke2025] 4.1); used with ``transpositions=true``.
 * ``score_span``: points separating the best from the worst result of a hand (the SD/score rewards' scale);
@@ -51,6 +54,7 @@ PrunerFn = Callable[[GameState, list[int]], list[int]]
 KeyFn = Callable[[GameState, int], Hashable]
 ExplorationFn = Callable[[Game], float]
 EvaluationFn = Callable[[GameState, int, random.Random], float]
+RuleFn = Callable[[GameState, random.Random], int | None]
 
 S = TypeVar("S", bound=GameState)
 
@@ -150,7 +154,7 @@ class KnowledgeError(ValueError):
     """An inconsistent :class:`SearchKnowledge` (raised when a game's package is imported)."""
 
 
-_TABLES = ("policies", "rollouts", "biases", "move_handlers", "resolvers", "pruners")
+_TABLES = ("policies", "rollouts", "biases", "move_handlers", "resolvers", "pruners", "rules")
 
 
 @dataclass(frozen=True)
@@ -163,6 +167,7 @@ class SearchKnowledge:
     move_handlers: Mapping[str, HandlerFn] = field(default_factory=dict)
     resolvers: Mapping[str, ResolverFn] = field(default_factory=dict)
     pruners: Mapping[str, PrunerFn] = field(default_factory=dict)
+    rules: Mapping[str, RuleFn] = field(default_factory=dict)
     transposition_key: KeyFn | None = None
     score_span: float | None = None
     exploration: ExplorationFn = constant_exploration
@@ -206,9 +211,9 @@ class SearchKnowledge:
         return sorted(set(self.policies) | set(self.rollouts))
 
     def names(self) -> dict[str, list[str]]:
-        """The names given per kind: ``rollout``, ``policy``, ``pruner``, ``handler``, ``resolver``, ``bias``
-        (what ``sim=``, ``opponents=``, ``prune=``, ``handler=``, ``resolve=`` and ``bias=`` accept besides the
-        built-in values)."""
+        """The names given per kind: ``rollout``, ``policy``, ``pruner``, ``handler``, ``resolver``, ``bias``,
+        ``rule`` (what ``sim=``, ``opponents=``, ``prune=``, ``handler=``, ``resolve=``, ``bias=`` and ``rule=``
+        accept besides the built-in values)."""
         return {"rollout": sorted(self.rollouts), "policy": sorted(self.policies), "pruner": sorted(self.pruners),
                 "handler": sorted(self.move_handlers), "resolver": sorted(self.resolvers),
-                "bias": sorted(self.biases)}
+                "bias": sorted(self.biases), "rule": sorted(self.rules)}

@@ -40,6 +40,9 @@ def option_specs(game: Game) -> list[str]:
     specs += [f"{base},handler={h},resolve={r}" for h in registered["handler"][:1] for r in registered["resolver"]]
     specs += [f"{base},bias={b}" for b in registered["bias"]]
     specs += [f"{base},opponents={p}" for p in registered["policy"]]
+    specs += [f"{base},rule={r}" for r in registered["rule"]]
+    specs += [f"{base},sim={p},sim_epsilon=0.3" for p in registered["policy"][:1]]
+    specs += [f"cheat:iterations={TINY},sim={p},reward=diff" for p in registered["policy"][:1]]
     specs += [f"{base},transpositions=true,dets=3", f"{base},reuse=true", f"ismcts:iterations={3 * TINY},endgame=40",
               f"{base},sim=nast,nast_n=2,nast_policy=ucb1", f"{base},reward=sd", f"{base},reward=relative",
               f"{base},reward=wl", f"{base},beam_width=2,beam_limit=4", f"detuct:iterations={TINY},trees=2",

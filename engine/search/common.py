@@ -24,9 +24,12 @@ from engine.game import Game, GameState, HandResult, Option
 from engine.knowledge import Playouts
 from engine.search import knowledge
 
-REWARDS = ("pwl", "wl", "sd", "score", "relative")
+REWARDS = ("pwl", "wl", "sd", "score", "relative", "diff")
+DIFF_RANGE = 30.0
+"""The ``diff`` reward is unbounded in principle; this bound (more points than a Scopone or trick-taking hand
+usually separates) only maps it onto 0..1 for a displayed rate and gives NAST roulette its low end."""
 REWARD_RANGE = {"pwl": (0.0, 1.0), "wl": (-1.0, 1.0), "sd": (-4.0, 4.0), "score": (0.0, 1.0),
-                "relative": (-1.0, 1.0)}
+                "relative": (-1.0, 1.0), "diff": (-DIFF_RANGE, DIFF_RANGE)}
 SIMULATIONS = ("random", "nast", "heuristic")
 NAST_POLICIES = ("gibbs", "egreedy", "roulette", "ucb1")
 
@@ -62,9 +65,11 @@ def reward_vector(kind: str, state: GameState, res: HandResult | None = None) ->
         return [res.outcome(s) for s in range(n)]
     if kind == "wl":
         return [2.0 * res.outcome(s) - 1.0 for s in range(n)]
-    span = _span_of(state, res)
     pts = res.points
     low = res.lower_is_better
+    if kind == "diff":
+        return _point_differences(res)
+    span = _span_of(state, res)
     if kind == "score" or kind == "relative":
         return _point_rewards(kind, pts, span, low)
     if kind == "sd":
@@ -103,9 +108,27 @@ def reward_function(kind: str, game_name: str, playouts: Playouts[Any]) -> Calla
             return _point_rewards(kind, pts, fixed_span or total, low)
 
         return point_rewards
-    if kind == "sd":
+    if kind == "sd" or kind == "diff":
         return lambda state: reward_vector(kind, state, state.result())
     raise ValueError(f"unknown reward {kind!r}")
+
+
+def _point_differences(res: HandResult) -> list[float]:
+    """The ``diff`` reward of every seat: its team's points minus the best other team's (penalty games: the
+    lowest other team's points minus its own); 0 when no other team scores."""
+    team_points = res.team_points
+    index = {seat: i for i, team in enumerate(res.teams) for seat in team}
+    out = []
+    for seat in range(len(res.points)):
+        i = index.get(seat)
+        others = [p for j, p in enumerate(team_points) if j != i]
+        if i is None or not others:
+            out.append(0.0)
+        elif res.lower_is_better:
+            out.append(min(others) - team_points[i])
+        else:
+            out.append(team_points[i] - max(others))
+    return out
 
 
 def _point_rewards(kind: str, pts: list[float], span: float, low: bool) -> list[float]:
@@ -383,7 +406,8 @@ def search_options(default_iterations: int) -> tuple[Option, ...]:
                min=0.0, max=86_400.0),
         Option("c", -1.0, "UCB1 exploration constant (-1 = the game's default: 0.25 in Bisca/Briscola with 7-9 "
                "cards in hand, else 0.7)", type=float, min=-1.0, max=100.0),
-        Option("reward", "pwl", "reward: pwl, wl, sd, score or relative (fernandes2016 5.3, manzke2025 4.2)",
+        Option("reward", "pwl", "reward: pwl, wl, sd, score or relative (fernandes2016 5.3, manzke2025 4.2), "
+               "or diff, the raw score difference in points (dipalma2014 SD)",
                choices=REWARDS),
     )
 

@@ -33,8 +33,8 @@ from engine.observation import Observation
 from engine.search import endgame, knowledge, strategies
 from engine.search.common import NAST, NAST_POLICIES, REWARD_RANGE, Clock, exploration, search_options, to_rate
 
-__all__ = ["ISMCTSAgent", "Node", "SearchConfig", "SearchResult", "cards_left", "prune_depth", "run_ismcts",
-           "run_shares_in_turn", "split_iterations"]
+__all__ = ["SIM_EPSILON", "ISMCTSAgent", "Node", "SearchConfig", "SearchResult", "cards_left", "check_simulation",
+           "pick_move", "prune_depth", "run_ismcts", "run_shares_in_turn", "split_iterations"]
 
 ENDGAME_MAX_CARDS = 18
 """The endgame solver is tried only when at most this many cards are left to play (trick-taking games)."""
@@ -90,6 +90,7 @@ class SearchConfig:
         self.c = exploration(float(cfg["c"]), game)
         self.reward = str(cfg["reward"])
         self.sim = str(cfg["sim"]) if cfg["sim"] != "default" else knowledge.default_simulation(game.name)
+        self.sim_epsilon = float(cfg.get("sim_epsilon", 0.0))
         self.nast_n = int(cfg["nast_n"])
         self.nast_policy = str(cfg["nast_policy"])
         self.tau = float(cfg["tau"])
@@ -106,6 +107,7 @@ class SearchConfig:
         self.opponents = str(cfg["opponents"])
         self.resolve = str(cfg["resolve"])
         self.prune = str(cfg["prune"])
+        self.rule = str(cfg.get("rule", ""))
         self.beam_width = int(cfg["beam_width"])
         self.beam_limit = int(cfg["beam_limit"])
 
@@ -119,8 +121,10 @@ def _uniform_choice(seq: list[Any], rng: random.Random) -> Any:
 
 
 def run_ismcts(obs: Observation, rng: random.Random, conf: SearchConfig, budget: Budget | None,
-               root: Node | None = None) -> tuple[SearchResult, Node]:
-    """One SO-ISMCTS search from ``obs``; returns the root statistics and the root (for reuse).
+               root: Node | None = None, deal: Callable[[], GameState] | None = None) -> tuple[SearchResult, Node]:
+    """One SO-ISMCTS search from ``obs``; returns the root statistics and the root (for reuse). ``deal``
+    replaces the determinization (the cheating agent passes a copy of the true state: one perfect-information
+    UCT tree).
 
     The options' strategies (determinization, the tree's moves, branching, expansion, simulation and reward) are
     chosen once by :mod:`engine.search.strategies`; the loop below is the algorithm itself: select by UCB1 with
@@ -131,7 +135,8 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: SearchConfig, budget:
     rand = rng.random
     if root is None:
         root = Node(None, -1, None)
-    deal = strategies.determinizer(obs, rng, conf)
+    if deal is None:
+        deal = strategies.determinizer(obs, rng, conf)
     moves_at = strategies.tree_moves(obs, rng, conf)
     group, concrete = strategies.branching(rng, conf)
     expand = strategies.expansion(obs, conf, Node, root, _generic_infoset_key)
@@ -393,6 +398,47 @@ def _freeze(value: Any) -> Hashable:
     return value
 
 
+SIM_EPSILON = Option(
+    "sim_epsilon", 0.0, "epsilon-greedy simulation over the sim= policy: each simulation move is a uniformly random "
+    "legal move with this probability, else the policy's (dipalma2014 EGS: sim=greedy,sim_epsilon=0.3); 0 = off",
+    type=float, min=0.0, max=1.0)
+"""The ``sim_epsilon`` SPEC parameter (ISMCTS and the cheating agent)."""
+
+
+def check_simulation(game_name: str, sim: str, sim_epsilon: float) -> None:
+    """Refuse an unknown ``sim=`` (the error lists the valid ones) and ``sim_epsilon`` without a policy ``sim=``."""
+    if sim not in ("random", "nast"):
+        knowledge.simulation(game_name, sim)  # raises VariantError listing the available ones
+    if sim_epsilon > 0.0:
+        names = sorted(knowledge.of(game_name).policies)
+        if sim not in names:
+            raise VariantError(f"option 'sim_epsilon' only applies with sim= one of the game's policies; "
+                               f"{game_name} has: {', '.join(names) or 'none'}")
+
+
+def pick_move(result: SearchResult, state: GameState, moves: list[int], rng: random.Random,
+              conf: SearchConfig) -> int:
+    """The move a search decides: the most visited root key's move (with a move handler, the concrete move of
+    the best branch: the resolver's, else the one the search played first)."""
+    if not result.visits:
+        return _uniform_choice(moves, rng)
+    if not conf.handler:
+        key = result.best_key(list(moves))
+        return key if key in moves else moves[0]
+    fn = knowledge.move_handler(conf.game_name, conf.handler)
+    order: list[Hashable] = []
+    for m in moves:
+        k = fn(state, m)
+        if k not in order:
+            order.append(k)
+    key = result.best_key(order)
+    group = [m for m in moves if fn(state, m) == key]
+    if conf.resolve and len(group) > 1:
+        return knowledge.resolver(conf.game_name, conf.resolve)(state, group, rng)
+    move = result.moves_by_key.get(key)
+    return move if move in group else group[0]
+
+
 class ISMCTSAgent(Agent):
     """SO-ISMCTS with availability counts; see the module docstring."""
 
@@ -403,6 +449,7 @@ class ISMCTSAgent(Agent):
         Option("sim", "default", "simulation policy: random, nast, or a game heuristic registered in "
                "the game's search knowledge (e.g. greedy for Scopone); default = the game's default: random "
                "playouts, in Pharaoh play-smallest", type=str),
+        SIM_EPSILON,
         Option("nast_n", 2, "NAST n-gram length", type=int, min=1, max=4),
         Option("nast_policy", "roulette", "NAST move policy", choices=NAST_POLICIES),
         Option("tau", 1.0, "Gibbs temperature for NAST", type=float, min=0.001, max=1000.0),
@@ -430,6 +477,9 @@ class ISMCTSAgent(Agent):
         Option("prune", "", "heuristic move pruning in the tree: name of a pruner registered for the game "
                "(kassak2023 4.4, e.g. Pharaoh 'smallest'; Scopone 'omh' = dipalma2014 OMH); '' = every legal move",
                type=str),
+        Option("rule", "", "a decision rule registered for the game takes the decisions it covers, the search "
+               "the others (huang2017 ISMCTS-DLS: Moss Side Whist 'dls', the discards by the DLS heuristic); "
+               "'' = the search decides every move", type=str),
         Option("beam_width", 0, "beam search (kassak2023 4.4): after k x beam_limit iterations keep only this "
                "many most visited nodes at depth k of the tree (k = 1, 2, ...); 0 = off", type=int, min=0,
                max=1_000_000),
@@ -444,8 +494,7 @@ class ISMCTSAgent(Agent):
         super().__init__(game, **params)
         self.conf = SearchConfig(game, self.config)
         conf = self.conf
-        if conf.sim not in ("random", "nast"):
-            knowledge.simulation(game.name, conf.sim)  # raises VariantError listing the available ones
+        check_simulation(game.name, conf.sim, conf.sim_epsilon)
         if conf.prune:
             knowledge.pruner(game.name, conf.prune)
         if conf.bias:
@@ -456,6 +505,8 @@ class ISMCTSAgent(Agent):
             knowledge.policy(game.name, conf.opponents)
         if conf.resolve:
             knowledge.resolver(game.name, conf.resolve)
+        if conf.rule:
+            knowledge.rule(game.name, conf.rule)
         self._check_dependent_options(params)
         if conf.reuse and (conf.handler or conf.transpositions):
             raise VariantError("reuse cannot be combined with handler or transpositions")
@@ -490,6 +541,12 @@ class ISMCTSAgent(Agent):
         if len(moves) == 1:
             return moves[0]
         conf = self.conf
+        if conf.rule:
+            ruled = knowledge.rule(self.game.name, conf.rule)(obs.state, rng)
+            if ruled is not None:
+                if ruled not in moves:
+                    raise VariantError(f"decision rule {conf.rule!r} chose an illegal move {ruled}")
+                return ruled
         if conf.endgame and self.endgame_worth_trying(obs):
             move, budget = self._solve_endgame(obs, rng, budget)
             if move is not None:
@@ -532,23 +589,7 @@ class ISMCTSAgent(Agent):
         return None, dataclasses.replace(budget, seconds=left) if budget is not None else Budget(seconds=left)
 
     def _pick(self, result: SearchResult, obs: Observation, moves: list[int], rng: random.Random) -> int:
-        if not result.visits:
-            return _uniform_choice(moves, rng)
-        if not self.conf.handler:
-            key = result.best_key(list(moves))
-            return key if key in moves else moves[0]
-        fn = knowledge.move_handler(self.game.name, self.conf.handler)
-        order: list[Hashable] = []
-        for m in moves:
-            k = fn(obs.state, m)
-            if k not in order:
-                order.append(k)
-        key = result.best_key(order)
-        group = [m for m in moves if fn(obs.state, m) == key]
-        if self.conf.resolve and len(group) > 1:
-            return knowledge.resolver(self.game.name, self.conf.resolve)(obs.state, group, rng)
-        move = result.moves_by_key.get(key)
-        return move if move in group else group[0]
+        return pick_move(result, obs.state, moves, rng, self.conf)
 
     def _reusable_root(self, obs: Observation) -> Node | None:
         """The kept subtree for the moves played since the last decision, if they are all known."""

@@ -18,6 +18,7 @@ from engine.knowledge import (
     PrunerFn,
     ResolverFn,
     RolloutFn,
+    RuleFn,
     SearchKnowledge,
 )
 
@@ -64,6 +65,10 @@ def move_handler(game: str, name: str) -> HandlerFn:
 
 def resolver(game: str, name: str) -> ResolverFn:
     return _lookup(of(game).resolvers, game, name, "move resolver")
+
+
+def rule(game: str, name: str) -> RuleFn:
+    return _lookup(of(game).rules, game, name, "decision rule")
 
 
 def pruner(game: str, name: str) -> PrunerFn:

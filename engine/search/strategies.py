@@ -41,6 +41,7 @@ class Options(Protocol):
     game_name: str
     reward: str
     sim: str
+    sim_epsilon: float
     dets: int
     bias: str
     handler: str
@@ -188,6 +189,8 @@ def playout(rng: random.Random, conf: Options, playouts: Playouts[Any], nast: NA
             return reward(d)
 
         return nast_playout
+    if conf.sim_epsilon > 0.0:
+        return epsilon_playout(rng, knowledge.policy(conf.game_name, conf.sim), conf.sim_epsilon, reward)
     rollout, policy = knowledge.simulation(conf.game_name, conf.sim)
     if rollout is not None:
         play_out = rollout
@@ -207,3 +210,21 @@ def playout(rng: random.Random, conf: Options, playouts: Playouts[Any], nast: NA
         return reward(d)
 
     return policy_playout
+
+
+def epsilon_playout(rng: random.Random, policy: Callable[[GameState, random.Random], int], epsilon: float,
+                    reward: Callable[[GameState], list[float]]) -> Playout:
+    """Epsilon-greedy over a simulation policy (dipalma2014 EGS with the greedy policy): each simulation move is
+    a uniformly random legal move with probability ``epsilon``, else the policy's move."""
+    rand = rng.random
+
+    def epsilon_greedy_playout(d: GameState, seq: list[tuple[int, int]] | None) -> list[float]:
+        while not d.is_terminal():
+            if rand() < epsilon:
+                moves = d.legal_moves()
+                d.do(moves[int(rand() * len(moves))])
+            else:
+                d.do(policy(d, rng))
+        return reward(d)
+
+    return epsilon_greedy_playout

@@ -21,7 +21,8 @@ from engine.games.tricks.core import PASS_FLAG
 from engine.games.tricks.players import RulePlayerAgent, TrickView
 from engine.observation import Observation
 
-__all__ = ["HeuristicAgent", "WhistPlayer", "heuristic_move", "whist_dls_discards", "whist_ese_bias"]
+__all__ = ["HeuristicAgent", "WhistPlayer", "dls_discard_rule", "heuristic_move", "whist_dls_discards",
+           "whist_ese_bias"]
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -171,4 +172,12 @@ _POLICY_PLAYER = WhistPlayer()
 def heuristic_move(state: Any, rng: random.Random | None = None) -> int:
     """Simulation policy ``heuristic``: the player's move for the seat to act (from its observation of a full
     or determinized state)."""
+    return _POLICY_PLAYER.choose(state.observation(state.current_player))
+
+
+def dls_discard_rule(state: Any, rng: random.Random | None = None) -> int | None:
+    """Decision rule ``dls`` (huang2017 ISMCTS-DLS): in the discard phase the DLS discard of the seat to act (the
+    rule-based player's), else None: the search plays the tricks."""
+    if not any(m & PASS_FLAG for m in state.legal_moves()):
+        return None
     return _POLICY_PLAYER.choose(state.observation(state.current_player))

@@ -14,7 +14,8 @@
   of its own moves that finishes first against every reply, with the seed's move pruning (whole groups
   only, smallest first, plus draw/skip); with no forced win it plays like ``smallest``. It reads the true
   state, stock order included (the seed's players played with full information); given only an
-  observation it searches one determinization of it.
+  observation it searches one determinization of it. ``heuristic=shuffle`` is the seed's BTSH: every legal
+  move in a random order (my_shuffle) instead of the pruning, and a random move without a forced win.
 
 Order within a tuple: the last card becomes the top, so every player ends on the card whose suit it
 holds most of afterwards (then the one the next player is least likely to match).
@@ -335,20 +336,37 @@ class BacktrackAgent(_PharaohAgent):
     fair = False
     params = (Option("depth", 9, "search depth limit in plies", type=int, min=1, max=30),
               Option("nodes", 1200, "node limit per decision (then the best found so far)", type=int, min=10,
-                     max=10_000_000))
+                     max=10_000_000),
+              Option("heuristic", "smallest", "move ordering in the search: smallest = the seed's smallest_tuple "
+                     "pruning (whole groups, smallest first; BT), shuffle = my_shuffle, every legal move in a "
+                     "random order, and a random move when no forced win is found (kassak2023 BTSH)",
+                     choices=("smallest", "shuffle")))
+
+    def __init__(self, game: Game, **params: Any) -> None:
+        super().__init__(game, **params)
+        self._shuffle = self.config["heuristic"] == "shuffle"
+        self._rng = random.Random(0)
 
     def choose(self, obs: Observation, rng: random.Random, budget: Budget | None = None) -> int:
         # Called with an observation only (not the arena's way for an unfair agent): search one
         # determinization of it instead of the masked state, whose hidden hands look empty.
+        self._rng = rng
         return self.decide(determinize(obs, rng) if obs.slots else obs.state)
 
     def choose_full(self, state: GameState, rng: random.Random, budget: Budget | None = None) -> int:
+        self._rng = rng
         return self.decide(state)
+
+    def _shuffled(self, moves: list[int]) -> list[int]:
+        """my_shuffle (kassak2023 4.4): the legal moves in a random order (drawn from the decision's generator)."""
+        out = list(moves)
+        self._rng.shuffle(out)
+        return out
 
     def pick(self, state: Any, moves: list[int]) -> int:
         self._nodes = 0
         self._me = state.current
-        ordered = self._ordered(state, moves)
+        ordered = self._shuffled(moves) if self._shuffle else self._ordered(state, moves)
         for depth in range(1, self.config["depth"] + 1):  # iterative deepening: shallow wins first
             for m in ordered:
                 child = state.clone()
@@ -360,6 +378,9 @@ class BacktrackAgent(_PharaohAgent):
                     break
             if self._nodes > self.config["nodes"]:
                 break
+        if self._shuffle:
+            self.last_rule = "shuffle"
+            return ordered[0]
         self.last_rule = "smallest"
         return smallest_move(state, moves)
 
@@ -406,7 +427,8 @@ class BacktrackAgent(_PharaohAgent):
             return state.finished[0] == self._me
         if state.is_terminal() or depth <= 0 or self._nodes > self.config["nodes"]:
             return False
-        moves = self._pruned(state, state.legal_moves())
+        legal = state.legal_moves()
+        moves = self._shuffled(legal) if self._shuffle else self._pruned(state, legal)
         mine = state.current == self._me
         for m in moves:
             child = state.clone()
