@@ -223,8 +223,8 @@ def plot_result(result: dict[str, Any], path: str) -> bool:
             pts = sorted((r for r in rows if r.get("series", "") == series), key=lambda r: r["x"])
             xs = [r["x"] for r in pts]
             ys = [scale * r["measured"] for r in pts]
-            err = [[scale * (r["measured"] - r["ci95"][0]) for r in pts], [scale * (r["ci95"][1] - r["measured"])
-                                                                            for r in pts]]
+            err = [[scale * max(0.0, r["measured"] - r["ci95"][0]) for r in pts],  # rounding may cross the value
+                   [scale * max(0.0, r["ci95"][1] - r["measured"]) for r in pts]]
             line = ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=f"{series} (measured)")
             pub = [(r["x"], scale * r["published"]) for r in pts if r.get("published") is not None]
             if pub:
@@ -237,8 +237,8 @@ def plot_result(result: dict[str, Any], path: str) -> bool:
     else:
         xs = list(range(len(rows)))
         ys = [scale * r["measured"] for r in rows]
-        err = [[scale * (r["measured"] - r["ci95"][0]) for r in rows], [scale * (r["ci95"][1] - r["measured"])
-                                                                        for r in rows]]
+        err = [[scale * max(0.0, r["measured"] - r["ci95"][0]) for r in rows],  # rounding may cross the value
+               [scale * max(0.0, r["ci95"][1] - r["measured"]) for r in rows]]
         ax.bar(xs, ys, yerr=err, capsize=3, color="#8fb3d9", label="measured")
         pub = [(i, scale * r["published"]) for i, r in enumerate(rows) if r.get("published") is not None]
         if pub:
