@@ -174,7 +174,17 @@ def test_hearts_pass_keeps_a_protected_queen():
 
 
 def test_hearts_duck_under_the_winner():
+    st = hearts_position("QD 4D AD 2C", ["9D", "KD"], leader=2)
+    assert choose(st) == ("QD", "duck")
+
+
+def test_hearts_last_player_sheds_the_highest_on_a_trick_without_points():
     st = hearts_position("QD 4D AD 2C", ["9D", "KD", "3D"], leader=1)
+    assert choose(st) == ("AD", "last-take-high")
+
+
+def test_hearts_last_player_ducks_a_trick_with_points():
+    st = hearts_position("QD 4D AD 2C", ["9D", "KD", "3H"], leader=1)
     assert choose(st) == ("QD", "duck")
 
 
