@@ -9,7 +9,8 @@ highest card that still loses), ``dump-queen`` / ``dump-danger`` (when void, get
 the Q of spades, then A/K of spades while the queen is out, then high hearts, then the top of the
 shortest suit to void it), ``lead-safe`` (lead the card most likely to lose, staying out of spades while
 holding A/K/Q of spades), ``last-take-high`` (when forced to win as last player, win with the highest
-card), ``take-low`` (forced to win with players still to come: the lowest card, never the Q of spades),
+card), ``take-high`` / ``take-low`` (forced to win with players still to come: the highest card
+on a trick without points outside spades, else the lowest card, never the Q of spades),
 ``void-short-suit`` (void in the led suit with nothing dangerous to drop: the top card of the shortest
 suit), ``block-moon`` (when one opponent holds every penalty point so far, at least 20, win a point trick
 from them or keep a heart back rather than feeding them).
@@ -190,6 +191,10 @@ class HeartsPlayer:
                 self.last_rule = "last-take-high"
                 pool = [c for c in moves if c != self.q] or moves
                 return max(pool, key=lambda c: (v.strength[c], c))
+            if trick_pts == 0 and led != self.spades:
+                # The trick is mine for now and holds no points: shed the highest card of the suit.
+                self.last_rule = "take-high"
+                return max(moves, key=lambda c: (v.strength[c], c))
             self.last_rule = "take-low"
             pool = [c for c in moves if c not in (self.q, self.k, self.a) or not self.queen_out(v)] or moves
             pool = [c for c in pool if c != self.q] or pool
