@@ -1,8 +1,8 @@
 """The Hearts ``heuristic`` player, written rule by rule (decides from its observation only).
 
 Hearts (:class:`HeartsPlayer`): ``pass-danger`` passes the Q/K/A of spades without enough low spades to
-protect them, then the highest cards (hearts first among equal ranks, then short side suits;
-``hearts_pass_choice``); in play
+protect them, then the highest cards, a club or diamond suit of one or two cards counting four ranks higher
+(a void to build; hearts first among equal ranks; ``hearts_pass_choice``); in play
 ``first-trick-high`` (on the first trick, which holds no points, shed the highest club), ``last-take-high``
 (last to play on a trick without points: win it or not with the highest card, shedding it), ``duck`` (play the
 highest card that still loses), ``dump-queen`` / ``dump-danger`` (when void, get rid of
@@ -27,6 +27,12 @@ from engine.games.tricks.players import RulePlayerAgent, TrickView
 from engine.observation import Observation
 
 __all__ = ["HeartsPlayer", "HeuristicAgent", "hearts_pass_choice", "hearts_pass_danger", "heuristic_move"]
+
+SHORT_SUIT = 2
+"""A club or diamond suit this short is passed away first, building a void (``pass-danger``)."""
+
+VOID_BONUS = 12.0
+"""Danger added to each card of a short side suit when passing: worth four ranks of a longer suit's card."""
 
 FIRST_TRICK_HAND = 13
 """Cards in hand before the first trick: on it no points may fall, so a follower sheds its highest club."""
@@ -66,6 +72,8 @@ def hearts_pass_danger(game: Any, hand: int) -> dict[int, float]:
         else:
             length = popcount(hand & d.suit_mask(s))
             out[c] = 3.0 * r + (1.0 if length <= 2 else 0.0)
+            if length <= SHORT_SUIT:
+                out[c] += VOID_BONUS  # pass a short side suit away: a void to dump points on
             if d.text(c) == "2C":
                 out[c] = -5.0
     return out
