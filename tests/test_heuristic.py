@@ -174,7 +174,17 @@ def test_hearts_pass_keeps_a_protected_queen():
 
 
 def test_hearts_duck_under_the_winner():
+    st = hearts_position("QD 4D AD 2C", ["9D", "KD"], leader=2)
+    assert choose(st) == ("QD", "duck")
+
+
+def test_hearts_last_player_sheds_the_highest_on_a_trick_without_points():
     st = hearts_position("QD 4D AD 2C", ["9D", "KD", "3D"], leader=1)
+    assert choose(st) == ("AD", "last-take-high")
+
+
+def test_hearts_last_player_ducks_a_trick_with_points():
+    st = hearts_position("QD 4D AD 2C", ["9D", "KD", "3H"], leader=1)
     assert choose(st) == ("QD", "duck")
 
 
@@ -350,8 +360,13 @@ def test_sueca_lead_to_the_partners_ruff():
 
 
 def test_hearts_take_low_when_every_card_wins_and_others_follow():
+    st = hearts_position("KH AH 2C", ["9H"], leader=3)
+    assert choose(st) == ("KH", "take-low")
+
+
+def test_hearts_take_high_on_a_trick_without_points():
     st = hearts_position("KD AD 2C", ["9D"], leader=3)
-    assert choose(st) == ("KD", "take-low")
+    assert choose(st) == ("AD", "take-high")
 
 
 def test_hearts_void_the_shortest_suit_when_void_and_no_danger():

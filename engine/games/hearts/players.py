@@ -1,16 +1,19 @@
 """The Hearts ``heuristic`` player, written rule by rule (decides from its observation only).
 
 Hearts (:class:`HeartsPlayer`): ``pass-danger`` passes the Q/K/A of spades without enough low spades to
-protect them, then the highest cards (hearts first among equal ranks, then short side suits;
-``hearts_pass_choice``); in play
-``duck`` (play the highest card that still loses), ``dump-queen`` / ``dump-danger`` (when void, get rid of
+protect them, then the highest cards, a club or diamond suit of one or two cards counting four ranks higher
+(a void to build; hearts first among equal ranks; ``hearts_pass_choice``); in play
+``first-trick-high`` (on the first trick, which holds no points, shed the highest club), ``last-take-high``
+(last to play on a trick without points: win it or not with the highest card, shedding it), ``duck`` (play the
+highest card that still loses), ``dump-queen`` / ``dump-danger`` (when void, get rid of
 the Q of spades, then A/K of spades while the queen is out, then high hearts, then the top of the
 shortest suit to void it), ``lead-safe`` (lead the card most likely to lose, staying out of spades while
 holding A/K/Q of spades), ``last-take-high`` (when forced to win as last player, win with the highest
-card), ``take-low`` (forced to win with players still to come: the lowest card, never the Q of spades),
+card), ``take-high`` / ``take-low`` (forced to win with players still to come: the highest card
+on a trick without points outside spades, else the lowest card, never the Q of spades),
 ``void-short-suit`` (void in the led suit with nothing dangerous to drop: the top card of the shortest
-suit), ``block-moon`` (when one opponent holds every penalty point so far, win a point trick from them or
-keep a heart back rather than feeding them).
+suit), ``block-moon`` (when one opponent holds every penalty point so far, at least 20, win a point trick
+from them or keep a heart back rather than feeding them).
 """
 
 from __future__ import annotations
@@ -24,6 +27,19 @@ from engine.games.tricks.players import RulePlayerAgent, TrickView
 from engine.observation import Observation
 
 __all__ = ["HeartsPlayer", "HeuristicAgent", "hearts_pass_choice", "hearts_pass_danger", "heuristic_move"]
+
+SHORT_SUIT = 2
+"""A club or diamond suit this short is passed away first, building a void (``pass-danger``)."""
+
+VOID_BONUS = 12.0
+"""Danger added to each card of a short side suit when passing: worth four ranks of a longer suit's card."""
+
+FIRST_TRICK_HAND = 13
+"""Cards in hand before the first trick: on it no points may fall, so a follower sheds its highest club."""
+
+MOON_THREAT_POINTS = 20
+"""Penalty points one opponent must hold alone (and all taken so far) before ``block-moon`` plays against them:
+the Queen of spades alone is no moon attempt, and blocking it costs points."""
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -56,6 +72,8 @@ def hearts_pass_danger(game: Any, hand: int) -> dict[int, float]:
         else:
             length = popcount(hand & d.suit_mask(s))
             out[c] = 3.0 * r + (1.0 if length <= 2 else 0.0)
+            if length <= SHORT_SUIT:
+                out[c] += VOID_BONUS  # pass a short side suit away: a void to dump points on
             if d.text(c) == "2C":
                 out[c] = -5.0
     return out
@@ -105,10 +123,11 @@ class HeartsPlayer:
         return sum(13 if c == self.q else 1 if v.suit_of[c] == self.hearts else 0 for c in cs)
 
     def moon_threat(self, v: TrickView) -> int:
-        """A seat other than me holding every penalty point taken so far (at least 8), or -1."""
+        """A seat other than me holding every penalty point taken so far (at least
+        :data:`MOON_THREAT_POINTS`), or -1."""
         taken = [self.points_of(v, w) for w in v.state.won]
         total = sum(taken)
-        if total < 8:
+        if total < MOON_THREAT_POINTS:
             return -1
         for s in range(v.n):
             if s != v.seat and taken[s] == total:
@@ -165,6 +184,13 @@ class HeartsPlayer:
             if led == self.spades and self.q in moves and not v.beats(self.q, best, led):
                 self.last_rule = "dump-queen"
                 return self.q
+            if popcount(v.hand) == FIRST_TRICK_HAND and led == self.clubs:
+                self.last_rule = "first-trick-high"
+                return max(moves, key=lambda c: (v.strength[c], c))
+            if not later and trick_pts == 0:
+                self.last_rule = "last-take-high"
+                pool = [c for c in moves if c != self.q] or moves
+                return max(pool, key=lambda c: (v.strength[c], c))
             if losers:
                 self.last_rule = "duck"
                 safe = [c for c in losers if c != self.q] or losers
@@ -173,6 +199,10 @@ class HeartsPlayer:
                 self.last_rule = "last-take-high"
                 pool = [c for c in moves if c != self.q] or moves
                 return max(pool, key=lambda c: (v.strength[c], c))
+            if trick_pts == 0 and led != self.spades:
+                # The trick is mine for now and holds no points: shed the highest card of the suit.
+                self.last_rule = "take-high"
+                return max(moves, key=lambda c: (v.strength[c], c))
             self.last_rule = "take-low"
             pool = [c for c in moves if c not in (self.q, self.k, self.a) or not self.queen_out(v)] or moves
             pool = [c for c in pool if c != self.q] or pool

@@ -25,7 +25,9 @@ has them:
   that does not overtake the partner (never waste a master: masters are given last); ``never-overtake``:
   a partner's winning card is never overtaken.
 * ``take-cheaply``: when an opponent is winning, take the trick with the cheapest card of the led suit
-  that wins safely, if the trick holds points or the card is worthless.
+  that wins safely, if the trick holds points or the card is worthless; ``bank-points``: with three cards in
+  hand and free play (Briscola), last to play and able to win by following suit, win with the card of the most
+  points (banked now, where a loaded card kept in hand may be trumped later).
 * ``ruff``: void in the led suit, trump a trick worth at least 4 points with a trump worth nothing, or a
   trick worth 10+ with any trump (keep trumps otherwise: they are the last word at the end of the hand); with
   three cards in hand and free play (Briscola), where trumps are scarce in every hand, only a trick worth 10+
@@ -310,6 +312,11 @@ class PointTrickPlayer:
         winners = [c for c in moves if v.beats(c, best, led)]
         follow_win = [c for c in winners if v.suit_of[c] == v.suit_of[best]]
         safe_follow = [c for c in follow_win if not later or v.safe_for(c, led, v.team)]
+        if safe_follow and not later and v.three_card_free_play:
+            # Last to play, following suit: the trick and the card's points are banked now, where a loaded
+            # card kept in a three-card hand is a card the opponent may trump later.
+            self.last_rule = "bank-points"
+            return max(safe_follow, key=lambda c: (v.points[c], -v.strength[c], -c))
         if safe_follow:
             card = min(safe_follow, key=lambda c: (v.points[c], v.strength[c], c))
             if pts > 0 or v.points[card] == 0 or not later:
