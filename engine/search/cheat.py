@@ -13,9 +13,15 @@ from typing import Any
 from engine.agent import Agent, Budget
 from engine.game import Game, GameState, Option, VariantError
 from engine.observation import Observation
-from engine.search import knowledge
 from engine.search.common import Clock, exploration, search_options, to_rate
-from engine.search.ismcts import SIM_EPSILON, ISMCTSAgent, SearchConfig, check_simulation, pick_move, run_ismcts
+from engine.search.ismcts import (
+    SIM_EPSILON,
+    ISMCTSAgent,
+    SearchConfig,
+    check_knowledge_names,
+    pick_move,
+    run_ismcts,
+)
 from engine.search.uct import UNode, best_root_move, root_statistics, uct_search
 
 _KNOWLEDGE_OPTIONS = ("sim", "sim_epsilon", "handler", "resolve", "opponents", "prune")
@@ -49,17 +55,9 @@ class CheatingUCTAgent(Agent):
         conf = self.conf
         if conf.sim == "nast":
             raise VariantError("the cheating agent's sim= is random or one of the game's policies, not nast")
-        check_simulation(game.name, conf.sim, conf.sim_epsilon)
-        if conf.handler:
-            knowledge.move_handler(game.name, conf.handler)
-        elif conf.resolve:
+        if conf.resolve and not conf.handler:
             raise VariantError("option 'resolve' only applies with a move handler (handler=...)")
-        if conf.resolve:
-            knowledge.resolver(game.name, conf.resolve)
-        if conf.opponents:
-            knowledge.policy(game.name, conf.opponents)
-        if conf.prune:
-            knowledge.pruner(game.name, conf.prune)
+        check_knowledge_names(game.name, conf)
         defaults = {name: _ISMCTS_OPTIONS[name].default for name in _KNOWLEDGE_OPTIONS if name != "sim"}
         self.with_knowledge = conf.sim != "random" or any(self.config[k] != v for k, v in defaults.items())
         if self.with_knowledge and self.config["shared"] == "full":

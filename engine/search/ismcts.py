@@ -405,6 +405,18 @@ SIM_EPSILON = Option(
 """The ``sim_epsilon`` SPEC parameter (ISMCTS and the cheating agent)."""
 
 
+def check_knowledge_names(game_name: str, conf: SearchConfig) -> None:
+    """Refuse a SPEC that names simulation, pruning, belief, move-handler, opponent, resolver or decision-rule
+    knowledge the game does not have (each error lists the valid names)."""
+    check_simulation(game_name, conf.sim, conf.sim_epsilon)
+    lookups: tuple[tuple[str, Callable[[str, str], Any]], ...] = (
+        (conf.prune, knowledge.pruner), (conf.bias, knowledge.bias), (conf.handler, knowledge.move_handler),
+        (conf.opponents, knowledge.policy), (conf.resolve, knowledge.resolver), (conf.rule, knowledge.rule))
+    for name, lookup in lookups:
+        if name:
+            lookup(game_name, name)
+
+
 def check_simulation(game_name: str, sim: str, sim_epsilon: float) -> None:
     """Refuse an unknown ``sim=`` (the error lists the valid ones) and ``sim_epsilon`` without a policy ``sim=``."""
     if sim not in ("random", "nast"):
@@ -494,19 +506,7 @@ class ISMCTSAgent(Agent):
         super().__init__(game, **params)
         self.conf = SearchConfig(game, self.config)
         conf = self.conf
-        check_simulation(game.name, conf.sim, conf.sim_epsilon)
-        if conf.prune:
-            knowledge.pruner(game.name, conf.prune)
-        if conf.bias:
-            knowledge.bias(game.name, conf.bias)
-        if conf.handler:
-            knowledge.move_handler(game.name, conf.handler)
-        if conf.opponents:
-            knowledge.policy(game.name, conf.opponents)
-        if conf.resolve:
-            knowledge.resolver(game.name, conf.resolve)
-        if conf.rule:
-            knowledge.rule(game.name, conf.rule)
+        check_knowledge_names(game.name, conf)
         self._check_dependent_options(params)
         if conf.reuse and (conf.handler or conf.transpositions):
             raise VariantError("reuse cannot be combined with handler or transpositions")
