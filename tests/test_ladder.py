@@ -79,3 +79,17 @@ def test_tiny_ladder_runs_and_resumes(tmp_path) -> None:
 def test_odd_seat_games_play_both_seatings() -> None:
     assert ladder.seatings(3) == [("", [0, 1, 0]), (".b", [1, 0, 1])]
     assert ladder.seatings(4) == [("", [0, 1, 0, 1])]
+
+
+def test_own_budgets_keep_every_spec_as_given_and_are_deterministic() -> None:
+    specs = ["pimc:deals=2,depth=2", "greedy"]
+    first = ladder.run("briscola", {}, specs, None, 2, seed=5, jobs=1)
+    assert [row["timed_spec"] for row in sorted(first["ratings"], key=lambda r: r["spec"])] == \
+        ["greedy", "pimc:deals=2,depth=2"]
+    assert first["seconds_per_move"] is None and "own budgets" in ladder.format_table(first)
+    again = ladder.run("briscola", {}, specs, None, 2, seed=5, jobs=1)
+    assert again["pairs"][0]["score"] == first["pairs"][0]["score"]
+    with pytest.raises(SystemExit) as stop:
+        ladder.main(["--game", "briscola", "--agents", "greedy", "random", "--own-budgets", "--seconds-per-move",
+                     "0.1"])
+    assert stop.value.code == 2

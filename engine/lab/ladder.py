@@ -13,7 +13,8 @@ side's outcome is the mean over the seats it holds), the rest for B.
 Equal time: an agent that takes a ``seconds=`` budget (``ismcts``, ``detuct``, ``cheat``, ``pimc``) gets
 ``seconds=S`` and its count budget (``iterations=``, ``deals=``) set to 0, so the clock alone ends each of its
 decisions, whatever its SPEC said. The rule-based players (``heuristic``, ``greedy``, ``cs``...) take no budget:
-they decide at their own pace, well under a millisecond, so they are rated as they are.
+they decide at their own pace, well under a millisecond, so they are rated as they are. ``--own-budgets``
+instead keeps every SPEC's own budgets (to rate agents as shipped, e.g. a preset against a reference).
 
 Ratings: the Bradley-Terry maximum-likelihood strengths on the Elo scale (400 log10 of the strength, mean 0),
 with 95% intervals from the model's standard errors (the inverse Fisher information under the mean-zero
@@ -160,20 +161,21 @@ def play_pair(game_name: str, variant: dict[str, Any], pair: tuple[str, str], de
             "interrupted": interrupted}
 
 
-def run(game_name: str, variant: dict[str, Any], specs: Sequence[str], seconds: float, deals: int, seed: int = 0,
-        jobs: int = 0, records: str | None = None, progress: bool = False) -> dict[str, Any]:
-    """The whole ladder: every pair's games and the ratings (JSON-ready)."""
+def run(game_name: str, variant: dict[str, Any], specs: Sequence[str], seconds: float | None, deals: int,
+        seed: int = 0, jobs: int = 0, records: str | None = None, progress: bool = False) -> dict[str, Any]:
+    """The whole ladder: every pair's games and the ratings (JSON-ready). ``seconds=None``: every SPEC keeps
+    its own budgets."""
     game = registry.create(game_name, variant)
     variant = game.variant
     if len(specs) < 2:
         raise GameError("give two or more agent SPECs")
     if len(set(specs)) != len(specs):
         raise GameError("each agent SPEC once: " + ", ".join(s for s in specs if specs.count(s) > 1))
-    if seconds <= 0:
+    if seconds is not None and not seconds > 0:
         raise GameError(f"--seconds-per-move must be positive, not {seconds}")
     if deals < 1:
         raise GameError("--deals must be at least 1")
-    timed = [timed_spec(s, game, seconds) for s in specs]
+    timed = list(specs) if seconds is None else [timed_spec(s, game, seconds) for s in specs]
     for spec in timed:
         agents.make(spec, game)  # fails before any game with the arena's clear errors
     if len(set(timed)) != len(timed):
@@ -208,7 +210,8 @@ def run(game_name: str, variant: dict[str, Any], specs: Sequence[str], seconds: 
 
 def format_table(summary: dict[str, Any]) -> str:
     """The ratings and the pairs' scores as plain text."""
-    lines = [f"{summary['game']} {summary['variant']}  {summary['seconds_per_move']} s a move  "
+    pace = "own budgets" if summary["seconds_per_move"] is None else f"{summary['seconds_per_move']} s a move"
+    lines = [f"{summary['game']} {summary['variant']}  {pace}  "
              f"{summary['deals']} deals a pair  seed={summary['seed']}"
              + ("  INTERRUPTED" if summary.get("interrupted") else ""),
              f"{'rank':<5} {'agent':<46} {'Elo':>7} {'95% interval':>20} {'games':>7}"]
@@ -229,7 +232,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", required=True)
     parser.add_argument("--variant", nargs="*", action="extend", default=[], metavar="KEY=VALUE")
     parser.add_argument("--agents", nargs="+", metavar="SPEC", required=True)
-    parser.add_argument("--seconds-per-move", type=float, required=True, metavar="S")
+    pace = parser.add_mutually_exclusive_group(required=True)
+    pace.add_argument("--seconds-per-move", type=float, metavar="S", help="every search's time per move")
+    pace.add_argument("--own-budgets", action="store_true", help="every SPEC keeps its own budgets")
     parser.add_argument("--deals", type=int, default=20, help="deals per pair and seating (default 20)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
