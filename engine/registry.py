@@ -51,7 +51,8 @@ class GameEntry:
 
     ``order`` sorts the menu; ``agents`` are the game's own rule-based players by SPEC name; ``presets`` map
     each of :data:`LEVELS` to an agent SPEC; ``table`` and ``summary`` name the app's renderer and hand-summary
-    kinds; ``rules_page`` is the basename of ``assets/rules/<lang>/<page>.md``.
+    kinds; ``rules_page`` is the basename of ``assets/rules/<lang>/<page>.md``; ``hint`` is the SPEC of the
+    app's hints where it is not the default (strong's SPEC, with expert's exact endgame where both are ISMCTS).
     """
 
     name: str
@@ -63,6 +64,7 @@ class GameEntry:
     knowledge: SearchKnowledge = field(default_factory=SearchKnowledge)
     agents: Mapping[str, type[Agent]] = field(default_factory=dict)
     rules_page: str = ""
+    hint: str = ""
 
     def __post_init__(self) -> None:
         where = f"game entry {self.name!r}"

@@ -44,10 +44,17 @@ def preset_spec(game: str, level: str) -> str:
 
 
 def hint_spec(game: str) -> str:
-    """The SPEC of the app's hints for ``game``: strong's search (quick), plus expert's exact endgame solver
-    where expert has one, so that hints in the last tricks are exact."""
-    spec = preset_spec(game, "strong")
-    endgame = [part for part in preset_spec(game, "expert").split(",") if part.startswith("endgame=")]
+    """The SPEC of the app's hints for ``game``: the game's own hint SPEC where it gives one (the strongest
+    quick agent of its equal-time ladder), else strong's search (quick), plus expert's exact endgame solver
+    where both are ISMCTS and expert has one, so that hints in the last tricks are exact."""
+    spec = preset_spec(game, "strong")  # checks the name
+    hint = registry.entry(game).hint
+    if hint:
+        return hint
+    expert = preset_spec(game, "expert")
+    if spec.split(":")[0] != "ismcts" or expert.split(":")[0] != "ismcts":
+        return spec
+    endgame = [part for part in expert.split(",") if part.startswith("endgame=")]
     return ",".join([spec, *endgame])
 
 
