@@ -360,7 +360,7 @@ def test_the_app_host_resumes_its_table_and_the_player_rejoins(app: Any) -> None
         press(app, online.widgets["resume"])  # the lobby opens the table as soon as the host's seat sees it
         frames_until(app, lambda: app.top.name == "table", "the resumed table", player.poll)
         resumed = app.top
-        second = resumed.ctl.send_move.__self__  # the resumed HostedTable
+        second = resumed.ctl.owner  # the resumed HostedTable
         assert second is not first and second.address == first.address and second.code == first.code
         assert resumed.ctl.ply == saved.ply and resumed.ctl.hand == 0
         frames_until(app, lambda: second.table.slots[1].connected, "the player back", lambda: both_play(resumed))
