@@ -18,7 +18,7 @@ import pygame  # noqa: E402
 import pygame_gui  # noqa: E402
 import pytest  # noqa: E402
 
-from app import i18n  # noqa: E402
+from app import describe, i18n  # noqa: E402
 from app.workers import ThreadWorker  # noqa: E402
 from engine import agents, registry  # noqa: E402
 from net.client import Client, choose  # noqa: E402
@@ -75,7 +75,8 @@ def play_seat_at_table(table: Any, rng: random.Random) -> None:
         return
     legal = ctl.state.legal_moves()
     if table.pass_mode():
-        hand = [c for c in range(table.game.deck.size) if ctl.state.hands[ctl.seat] >> c & 1]
+        seat = ctl.viewer if ctl.viewer is not None else ctl.seat
+        hand = [c for c in range(table.game.deck.size) if ctl.state.hands[seat] >> c & 1]
         table.selected = rng.sample(hand, table.pass_needed())
         table.confirm_pass()
         return
@@ -379,3 +380,62 @@ def test_resuming_without_a_hosted_table_says_so(tmp_path: Path) -> None:
 
     with pytest.raises(StateFormatError, match="no hosted table to resume"):
         HostedTable.resume(host_autosave(tmp_path / "net-app-host"), "127.0.0.1", announce=False, ai="agents")
+
+
+def test_two_players_at_the_host_share_its_screen_as_at_hotseat(app: Any) -> None:
+    """Two local seats and a remote one at a hosted Hearts table: the privacy screen hands the device over,
+    only the shown player's hand is ever drawn face up and the state shown is that seat's own observation; the
+    AI seat is named by its level; the pass of three cards is made seat by seat; the next deal starts hidden."""
+    from app.netplay import SharedScreenController
+    from app.screens.menu import MenuScreen
+
+    app.reset_to(MenuScreen(app))
+    app.step()
+    key(app, pygame.K_o)
+    online = app.top
+    online.game_name = "hearts"
+    online.kinds = ["local", "remote", "local", "ai:random"]
+    app.rebuild()
+    press(app, online.widgets["host"])
+    lobby = app.top
+    ctl = lobby.net.controller
+    assert isinstance(ctl, SharedScreenController) and ctl.local_seats == [0, 2]
+    player = RemotePlayer(lobby.net.address, lobby.net.code, "Rita")
+    try:
+        frames_until(app, lambda: lobby.can_start, "a full table", player.poll)
+        key(app, pygame.K_RETURN)
+        frames_until(app, lambda: app.top.name == "table", "the table", player.poll)
+        table = app.top
+        assert [describe.seat_name(s.label) for s in ctl.seats] == ["Player", "Rita", "Player 3", "AI (random)"]
+        rng = random.Random(5)
+        asked: list[int] = []
+        shown: set[int] = set()
+
+        def hotseat_turn() -> None:
+            player.poll()
+            if app.top is not table:
+                return
+            if ctl.privacy_for is not None:
+                assert ctl.viewer is None
+                asked.append(ctl.privacy_for)
+                key(app, pygame.K_RETURN)  # "I am ...: show my cards"
+                return
+            if ctl.viewer is not None:
+                shown.add(ctl.viewer)
+                assert ctl.state.observation(ctl.viewer).seat == ctl.viewer  # the shown seat's own view
+            before = set(table.face_up_drawn)
+            play_seat_at_table(table, rng)
+            app.step()
+            assert {seat for seat, _ in table.face_up_drawn - before} <= {ctl.viewer, ctl.last_viewer}
+
+        frames_until(app, lambda: app.top.name == "summary", "the end of the hand", hotseat_turn)
+        assert {seat for seat, _ in table.face_up_drawn} == {0, 2} and shown == {0, 2}
+        assert set(asked) == {0, 2} and len(asked) >= 10  # the device went back and forth
+        assert ctl.hand_result is not None and sum(e.kind == "trick" for e in ctl.log) == 13
+        key(app, pygame.K_RETURN)  # both local players are ready, the remote one too: the next deal
+        frames_until(app, lambda: ctl.hand == 1 and ctl.state is not None and not ctl.state.is_terminal(),
+                     "the second deal", player.poll)
+        assert ctl.viewer is None  # nobody's hand is shown until its player says so
+    finally:
+        player.client.close()
+        app.reset_to(MenuScreen(app))
