@@ -41,8 +41,9 @@ def ai_level_text(ai: str) -> str:
 
 def seat_labels(seats: list[dict[str, Any]], own: int | None = None) -> dict[int, str]:
     """What each seat of a ``lobby``/``start`` seat list is called on this screen, in its language: "You" for
-    ``own``, a player's name (``(AI)`` while an AI plays for them), and for an AI seat its level - "AI (strong)",
-    numbered when two AI seats would read alike, or "Ana (AI: strong)" when the host named it."""
+    ``own``, a player's name (``(away)`` while disconnected, ``(AI)`` while an AI plays for them), and for an AI
+    seat its level - "AI (strong)", numbered when two AI seats would read alike, or "Ana (AI: strong)" when the
+    host named it."""
     labels: dict[int, str] = {}
     plain: dict[int, str] = {}
     for s in seats:
@@ -58,7 +59,11 @@ def seat_labels(seats: list[dict[str, Any]], own: int | None = None) -> dict[int
                 plain[i] = labels[i] = t("AI ({level})", level=level)
         else:
             name = name or t("Player {n}", n=i + 1)
-            labels[i] = t("{name} (AI)", name=name) if s.get("takeover") else name
+            if s.get("takeover"):
+                name = t("{name} (AI)", name=name)
+            elif s.get("kind") == "remote" and s.get("taken") and not s.get("connected"):
+                name = t("{name} (away)", name=name)
+            labels[i] = name
         if i == own:
             labels[i] = t("You")
     for i, text in plain.items():
@@ -416,7 +421,6 @@ class SharedScreenController:
 
     end_screen = "online_match_end"
     min_delay_ms = 0
-    trick_pause_ms = 900
     pending = None
 
     def __init__(self, subs: dict[int, NetController], clock: Callable[[], float] = time.monotonic) -> None:
@@ -453,6 +457,33 @@ class SharedScreenController:
     @property
     def version(self) -> int:
         return sum(sub.version for sub in self.subs.values()) + self._switches
+
+    @property
+    def trick_pause_ms(self) -> int:
+        return self.primary.trick_pause_ms
+
+    @trick_pause_ms.setter
+    def trick_pause_ms(self, value: int) -> None:
+        for sub in self.subs.values():
+            sub.trick_pause_ms = value
+
+    @property
+    def allow_hints(self) -> bool:
+        """No hints at a network table (the screen's setting is ignored)."""
+        return False
+
+    @allow_hints.setter
+    def allow_hints(self, value: bool) -> None:
+        pass
+
+    @property
+    def allow_undo(self) -> bool:
+        """No undo at a network table."""
+        return False
+
+    @allow_undo.setter
+    def allow_undo(self, value: bool) -> None:
+        pass
 
     @property
     def hold_until(self) -> float:

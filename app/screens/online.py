@@ -364,11 +364,8 @@ class LobbyScreen(Screen):
             kind = s.get("kind")
             who = describe.seat_name(labels.get(s.get("seat"), ""))
             if kind == "local":
-                who = t("{name} (this computer)", name=who)
-            elif kind == "remote" and s.get("taken"):
-                if not s.get("connected"):
-                    who = t("{name} (away)", name=who)
-            elif kind == "remote":
+                who = t("{name} (this computer)", name=who) if self.net.is_host else t("{name} (at the host)", name=who)
+            elif kind == "remote" and not s.get("taken"):
                 who = t("Free: waiting for a player")
             line = t("Seat {n}", n=s.get("seat", 0) + 1) + " · " + who
             if s.get("seat") in mine and len(mine) == 1:
