@@ -627,9 +627,9 @@ class HostedTable:
             self._open(table, bind, 0, announce, ai, autosave)
         self.moved = isinstance(saved_port, int) and self.host.port != saved_port
         if self.moved:
-            self.controller.notify(t("The saved port was taken: the players join again at {address} with the code "
-                                     "{code}.", address=self.address.removeprefix("ws://"), code=self.code),
-                                   seconds=60)
+            text = t("The saved port was taken: the players join again at {address} with the code {code}.",
+                     address=self.address.removeprefix("ws://"), code=self.code)
+            self.controller.notify(text, seconds=60)
         return self
 
     def _open(self, table: Table, bind: str, port: int, announce: bool, ai: str,
