@@ -439,3 +439,61 @@ def test_two_players_at_the_host_share_its_screen_as_at_hotseat(app: Any) -> Non
     finally:
         player.client.close()
         app.reset_to(MenuScreen(app))
+
+
+def test_a_player_follows_a_host_that_had_to_change_its_port(tmp_path: Path) -> None:
+    """The host stops mid-hand and comes back on another port: joining again at the new address with the same
+    code takes the player's seat back - with the token this app kept, or (an app started afresh) by the name
+    the player played under - and the player gets the current state."""
+    from app import netplay
+    from saves.autosave import AutosaveStore
+
+    store = AutosaveStore(tmp_path / "host")
+    table = Table.create("bisca", ["remote", "ai:random"], {}, seed=12)
+    host = Host(table, "127.0.0.1", 0, ai="agents", autosave=store, hand_pause=30)
+    first = host.start()
+    joined = netplay.JoinedTable(first, table.code, "Rita")
+    hosts = [host]
+    try:
+        for _ in range(STEPS):
+            joined.poll()
+            if joined.controller is not None and joined.controller.lobby is not None:
+                break
+            time.sleep(0.003)
+        host.start_match()
+        ctl = joined.controller
+        assert ctl is not None
+        while table.ply < 4:
+            joined.poll()
+            if ctl.human_to_move():
+                ctl.play(ctl.state.legal_moves()[0])
+            time.sleep(0.003)
+        host.stop()
+        joined.close()
+        for forget in (False, True):
+            if forget:  # a player whose app was restarted: no token, the same name
+                netplay._seats_taken.clear()
+            else:
+                assert netplay._seats_taken[table.code] == (0, table.slots[0].token)
+            saved = store.load().session
+            assert saved is not None
+            moved = Host(Table.from_session(saved), "127.0.0.1", 0, ai="agents", autosave=store, hand_pause=30)
+            hosts.append(moved)
+            address = moved.start()
+            assert address != first
+            again = netplay.JoinedTable(address, table.code.lower(), "Rita")
+            try:
+                for _ in range(STEPS):
+                    again.poll()
+                    if again.controller is not None and again.controller.ready:
+                        break
+                    time.sleep(0.003)
+                assert again.client.welcome is not None and again.client.welcome["rejoined"]
+                assert again.controller is not None and again.controller.seat == 0
+                assert again.controller.ply == saved.ply
+            finally:
+                again.client.close()
+                moved.stop()
+    finally:
+        for h in hosts:
+            h.stop()
