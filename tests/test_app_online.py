@@ -497,3 +497,52 @@ def test_a_player_follows_a_host_that_had_to_change_its_port(tmp_path: Path) -> 
     finally:
         for h in hosts:
             h.stop()
+
+
+def test_each_player_at_the_host_gets_their_record_and_their_survey(app: Any) -> None:
+    """A finished match of two players sharing the host's screen and an AI: the match end records it once per
+    local player, from their own seat, then the survey asks each of them in turn before the menu."""
+    import queue
+
+    from app import navigation
+    from app.netplay import NetController, SharedScreenController
+    from saves.records import RecordsDB
+
+    app.settings.survey = "every"
+    net = Table.create("briscola", ["local", "ai:random", "local", "ai:random"], {"players": 4}, seed=3)
+    inboxes: dict[int, queue.Queue[dict[str, Any]]] = {0: queue.Queue(), 2: queue.Queue()}
+    rng = random.Random(2)
+
+    def deliver(outbox: Any) -> None:
+        for seat, message in outbox:
+            inboxes[seat].put(message)
+
+    subs = {seat: NetController(net.game, seat, lambda q=inboxes[seat]: [q.get_nowait() for _ in range(q.qsize())],
+                                lambda *a: None, lambda h: None, lambda: None) for seat in inboxes}
+    ctl = SharedScreenController(subs)
+    deliver(net.start())
+    while not net.session.match.over:
+        if net.state.is_terminal():
+            deliver(net.next_hand())
+        else:
+            deliver(net.apply(rng.choice(net.state.legal_moves())))
+    ctl.update()
+    assert ctl.match_end is not None and all(sub.match_end is not None for sub in subs.values())
+    assert [describe.seat_name(s.label) for s in ctl.seats] == ["Player 1", "AI 2 (random)", "Player 3",
+                                                                  "AI 4 (random)"]
+    app.reset_to(navigation.make(app, "online_match_end", ctl))
+    end = app.top
+    assert set(end.record_ids) == {0, 2} and not end.message
+    with RecordsDB() as db:
+        assert sorted(g.human_seat for g in db.list_games()) == [0, 2]
+    key(app, pygame.K_RETURN)
+    asked = []
+    while app.top.name == "survey":
+        survey = app.top
+        asked.append(survey.player)
+        opponents = {target.seat for target in survey.targets}
+        assert opponents == {1, 3}  # the AI seats, as the player saw them named
+        assert {target.label for target in survey.targets} == {"AI 2 (random)", "AI 4 (random)"}
+        survey.skip()
+        app.step()
+    assert asked == ["Player 1", "Player 3"] and app.top.name == "menu"
