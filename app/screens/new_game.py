@@ -72,7 +72,7 @@ class NewGameScreen(Screen):
     name = "new_game"
 
     def __init__(self, app: Any, game_name: str | None = None,
-                 online: Callable[[str, dict[str, Any], list[str], str], None] | None = None) -> None:
+                 online: Callable[[str, dict[str, Any], list[str], list[str]], None] | None = None) -> None:
         super().__init__(app)
         self.online = online
         """Set for a network table (Play online): seat 1 is this computer's player, the others remote players,

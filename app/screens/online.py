@@ -403,9 +403,9 @@ class OnlineMatchEndScreen(Screen):
             except Exception as e:  # noqa: BLE001 - the game could not be recorded: say so, lose nothing else
                 self.message = t("The game could not be recorded: {error}", error=str(e).splitlines()[0])
             else:
-                for i, seat in enumerate(self.session.seats):  # the survey names the seats as the table did
-                    if seat.kind == "ai" and i < len(controller.seats):
-                        seat.display_name = controller.seats[i].label
+                for i, named in enumerate(self.session.seats):  # the survey names the seats as the table did
+                    if named.kind == "ai" and i < len(controller.seats):
+                        named.display_name = controller.seats[i].label
         controller.close()
 
     @property
