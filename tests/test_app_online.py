@@ -546,3 +546,45 @@ def test_each_player_at_the_host_gets_their_record_and_their_survey(app: Any) ->
         survey.skip()
         app.step()
     assert asked == ["Player 1", "Player 3"] and app.top.name == "menu"
+
+
+def test_the_menus_continue_offers_the_unfinished_hosted_table(app: Any) -> None:
+    """A hosted table stopped mid-hand: the menu's Continue reopens it (alone, at once; beside a local game,
+    as one of the games to continue)."""
+    from app.netplay import HostedTable, host_autosave
+    from app.screens.menu import MenuScreen
+    from saves.session import GameSession, Seat
+
+    hosted = HostedTable("briscola", ["local", "ai:random"], {}, "Ana", "127.0.0.1", announce=False, ai="agents",
+                         seed=4, autosave=host_autosave())
+    try:
+        hosted.start()
+        ctl = hosted.controller
+        for _ in range(STEPS):
+            ctl.update()
+            if hosted.table.ply >= 3:
+                break
+            if ctl.human_to_move():
+                ctl.play(ctl.state.legal_moves()[0])
+            time.sleep(0.003)
+    finally:
+        hosted.close()
+    saved = host_autosave().peek()
+    assert saved is not None and 3 <= saved.ply
+    app.reset_to(MenuScreen(app))
+    app.step()
+    assert app.top.hosted == "Briscola" and "continue" in app.top.buttons
+    press(app, app.top.buttons["continue"])
+    frames_until(app, lambda: app.top.name == "table", "the hosted table")
+    assert app.top.ctl.ply >= saved.ply and app.top.ctl.owner.code == hosted.code  # its AI may move on at once
+    app.reset_to(MenuScreen(app))  # leaves the table: the host stops, the save stays
+    game = registry.create("scopa", {})
+    app.autosave_store().save(GameSession.start(game, [Seat("human", "Me"), Seat("ai", "Bot", "random", "")], 5))
+    app.reset_to(MenuScreen(app))
+    app.step()
+    press(app, app.top.buttons["continue"])
+    choices = [text for text, _ in app.top.choices]
+    assert "The hosted table: Briscola" in choices and "Scopa" in choices
+    app.top.choices[choices.index("The hosted table: Briscola")][1]()
+    frames_until(app, lambda: app.top.name == "table", "the hosted table again")
+    app.reset_to(MenuScreen(app))

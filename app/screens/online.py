@@ -214,15 +214,10 @@ class OnlineScreen(Screen):
         self.app.reset_to(navigation.make(self.app, "online_lobby", hosted))
 
     def resume(self) -> None:
-        """Reopen the table this computer hosted when the app stopped (saved after every move): the host's seat
-        sees it again and the players' apps rejoin their seats with their tokens."""
-        try:
-            hosted = HostedTable.resume(host_autosave(), HOST_BIND, ANNOUNCE, HOST_AI)
-        except (StateFormatError, TableError, OSError) as e:
-            self.error = t("The hosted table could not be resumed: {error}", error=str(e).splitlines()[0])
+        """Reopen the table this computer hosted when the app stopped (see :func:`resume_hosted`)."""
+        self.error = resume_hosted(self.app)
+        if self.error:
             self.app.rebuild()
-            return
-        self.app.reset_to(navigation.make(self.app, "online_lobby", hosted))
 
     def join(self) -> None:
         """Join the table at the typed address with the typed code."""
@@ -257,6 +252,26 @@ class OnlineScreen(Screen):
         if self.browser is not None:
             self.browser.close()
             self.browser = None
+
+
+def hosted_table_title() -> str | None:
+    """The game of the table this computer hosted when the app stopped (saved after every move), or None."""
+    try:
+        saved = host_autosave().peek()
+    except Exception:  # noqa: BLE001 - an unreadable save: Play online says why when it is resumed
+        return None
+    return t(saved.match.game.title) if saved is not None and "net" in saved.meta else None
+
+
+def resume_hosted(app: Any) -> str:
+    """Reopen the hosted table and go to its lobby (the table opens at once): the host's players see it again and
+    the remote players' apps rejoin their seats. Returns why it could not be reopened ("" when it opened)."""
+    try:
+        hosted = HostedTable.resume(host_autosave(), HOST_BIND, ANNOUNCE, HOST_AI)
+    except (StateFormatError, TableError, OSError) as e:
+        return t("The hosted table could not be resumed: {error}", error=str(e).splitlines()[0])
+    app.reset_to(navigation.make(app, "online_lobby", hosted))
+    return ""
 
 
 class LobbyScreen(Screen):
