@@ -465,3 +465,22 @@ def test_two_local_seats_and_a_remote_one_each_get_only_their_own_view(tmp_path:
         assert not host.errors
     finally:
         host.stop()
+
+
+def test_after_the_start_a_join_takes_back_only_a_dropped_seat_of_the_same_name() -> None:
+    table = Table.create("sueca", "remote,remote,ai:random,ai:random", seed=2)
+    hello = {"type": "join", "protocol": p.PROTOCOL_VERSION, "app": p.app_version(), "code": table.code}
+    seat_a, _ = table.join({**hello, "name": "Ana", "seat": None})
+    seat_b, _ = table.join({**hello, "name": "Bea", "seat": None})
+    assert (seat_a, seat_b) == (0, 1)
+    table.start()
+    seat, answer = table.join({**hello, "name": "Eve", "seat": None})
+    assert seat is None and answer["reason"] == p.STARTED
+    seat, answer = table.join({**hello, "name": "Ana", "seat": None})  # Ana is still connected
+    assert seat is None and answer["reason"] == p.STARTED
+    table.release(0)
+    seat, answer = table.join({**hello, "name": "Ana", "seat": 1})  # not Ana's seat
+    assert seat is None and answer["reason"] == p.STARTED
+    seat, answer = table.join({**hello, "name": "Ana", "seat": None})
+    assert seat == 0 and answer["type"] == "welcome" and answer["rejoined"] and answer["token"] == table.slots[0].token
+    assert table.slots[0].connected and table.slots[0].name == "Ana"
