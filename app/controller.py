@@ -313,9 +313,10 @@ class Controller:
         self.notices = [n for n in self.notices if not n.hint]
         self.session.record_move(move)
         self.movers.append(seat)
-        if self.is_human(seat) and len(self.human_seats()) > 1:
+        if self.is_human(seat) and len(self.human_seats()) > 1 and (state.is_terminal() or
+                                                                   state.current_player != seat):
             self.last_viewer = seat
-            self.viewer = None  # hotseat: hide this hand as soon as its owner has played
+            self.viewer = None  # hotseat: hide this hand as soon as its owner has played (a pass: all its cards)
         self.version += 1
         self.hint_move = None
         self.hint_moves = []

@@ -24,12 +24,53 @@ from app.i18n import t
 from engine import registry
 from engine.game import Game, HandResult, StateFormatError
 from engine.observation import Observation
+from engine.presets import LEVELS
 from net.client import Client
 from net.discovery import Announcer
 from net.host import APP_AUTOSAVE_DIR, Host
+from net.protocol import clean_name, normalize_code
 from net.table import Table
 from saves.autosave import AutosaveStore
 from saves.paths import data_dir
+
+
+def ai_level_text(ai: str) -> str:
+    """An AI seat's level in the current language (an agent SPEC as written)."""
+    return t(ai) if ai in LEVELS else (ai or t("casual"))
+
+
+def seat_labels(seats: list[dict[str, Any]], own: int | None = None) -> dict[int, str]:
+    """What each seat of a ``lobby``/``start`` seat list is called on this screen, in its language: "You" for
+    ``own``, a player's name (``(away)`` while disconnected, ``(AI)`` while an AI plays for them), and for an AI
+    seat its level - "AI (strong)", numbered when two AI seats would read alike, or "Ana (AI: strong)" when the
+    host named it."""
+    labels: dict[int, str] = {}
+    plain: dict[int, str] = {}
+    for s in seats:
+        i = s.get("seat")
+        if not isinstance(i, int):
+            continue
+        name = str(s.get("name") or "")
+        if s.get("kind") == "ai":
+            level = ai_level_text(str(s.get("ai") or ""))
+            if name:
+                labels[i] = t("{name} (AI: {level})", name=name, level=level)
+            else:
+                plain[i] = labels[i] = t("AI ({level})", level=level)
+        else:
+            name = name or t("Player {n}", n=i + 1)
+            if s.get("takeover"):
+                name = t("{name} (AI)", name=name)
+            elif s.get("kind") == "remote" and s.get("taken") and not s.get("connected"):
+                name = t("{name} (away)", name=name)
+            labels[i] = name
+        if i == own:
+            labels[i] = t("You")
+    for i, text in plain.items():
+        if sum(other == text for other in plain.values()) > 1:
+            level = ai_level_text(str(next(s for s in seats if s.get("seat") == i).get("ai") or ""))
+            labels[i] = t("AI {n} ({level})", n=i + 1, level=level)
+    return labels
 
 
 @dataclass
@@ -144,6 +185,10 @@ class NetController:
         self.lobby: dict[str, Any] | None = None
         self.session = None
         self.closed = False
+        self.own_is_you = True
+        """Call this seat "You" (False when several players share the host's screen: each by their name)."""
+        self.owner: Any = None
+        """The :class:`HostedTable` or :class:`JoinedTable` this controller plays for."""
         self._after: tuple[int, int] | None = None
 
     # --- messages -----------------------------------------------------------------------------------
@@ -185,16 +230,11 @@ class NetController:
             self.notify(t("Connected to the table again."), seconds=4)
 
     def _name_seats(self, seats: list[dict[str, Any]]) -> None:
+        labels = seat_labels(seats, self.seat if self.own_is_you else None)
         for s in seats:
             i = s.get("seat")
-            if not isinstance(i, int) or not 0 <= i < len(self.seats):
-                continue
-            name = str(s.get("name") or t("Player {n}", n=i + 1))
-            if i == self.seat:
-                name = t("You")
-            elif s.get("takeover"):
-                name = t("{name} (AI)", name=name)
-            self.seats[i] = NetSeat(name, "ai" if s.get("kind") == "ai" else "human")
+            if isinstance(i, int) and 0 <= i < len(self.seats) and i in labels:
+                self.seats[i] = NetSeat(labels[i], "ai" if s.get("kind") == "ai" else "human")
 
     def _new_state(self, message: dict[str, Any]) -> None:
         try:
@@ -370,6 +410,164 @@ class NetController:
             self._stop()
 
 
+class SharedScreenController:
+    """Several humans at the host's screen (hotseat at a network table): one :class:`NetController` per local
+    seat, each fed only its own seat's messages, shown one at a time as at a local hotseat table.
+
+    The table screen reads the controller of the seat it shows (``viewer``; else the seat named on the privacy
+    screen, else the last one shown). When a local seat is to move and another hand was shown last, the
+    privacy screen asks for the device to be passed (``privacy_for``); a hand is hidden as soon as its player has
+    made their move. Seats at other computers and AI seats are shown face down to every local player."""
+
+    end_screen = "online_match_end"
+    min_delay_ms = 0
+    pending = None
+
+    def __init__(self, subs: dict[int, NetController], clock: Callable[[], float] = time.monotonic) -> None:
+        if len(subs) < 2:
+            raise ValueError("a shared screen needs at least two local seats")
+        self.subs = subs
+        self.local_seats = sorted(subs)
+        self.seat = self.local_seats[0]
+        self.primary = subs[self.seat]
+        self.clock = clock
+        self.listeners: list[Callable[[str, int, int], None]] = []
+        self.primary.listeners = self.listeners  # one sound and notice per move, not one per local seat
+        for sub in subs.values():
+            sub.own_is_you = False
+        self.viewer: int | None = None
+        self.last_viewer: int | None = None
+        self.privacy_for: int | None = None
+        self.owner: Any = None
+        self._switches = 0
+
+    @property
+    def shown(self) -> NetController:
+        """The controller of the seat the screen shows now."""
+        for seat in (self.viewer, self.privacy_for, self.last_viewer):
+            if seat is not None:
+                return self.subs[seat]
+        return self.primary
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("subs", "primary"):
+            raise AttributeError(name)
+        return getattr(self.shown, name)
+
+    @property
+    def version(self) -> int:
+        return sum(sub.version for sub in self.subs.values()) + self._switches
+
+    @property
+    def trick_pause_ms(self) -> int:
+        return self.primary.trick_pause_ms
+
+    @trick_pause_ms.setter
+    def trick_pause_ms(self, value: int) -> None:
+        for sub in self.subs.values():
+            sub.trick_pause_ms = value
+
+    @property
+    def allow_hints(self) -> bool:
+        """No hints at a network table (the screen's setting is ignored)."""
+        return False
+
+    @allow_hints.setter
+    def allow_hints(self, value: bool) -> None:
+        pass
+
+    @property
+    def allow_undo(self) -> bool:
+        """No undo at a network table."""
+        return False
+
+    @allow_undo.setter
+    def allow_undo(self, value: bool) -> None:
+        pass
+
+    @property
+    def hold_until(self) -> float:
+        return max(sub.hold_until for sub in self.subs.values())
+
+    @property
+    def notices(self) -> list[Notice]:
+        """Every local seat's notices, each text once (a public message reaches every local seat)."""
+        seen: dict[str, Notice] = {}
+        for sub in self.subs.values():
+            for notice in sub.notices:
+                seen.setdefault(notice.text, notice)
+        return list(seen.values())
+
+    def notify(self, text: str, error: bool = False, seconds: float = 4.0) -> None:
+        self.shown.notify(text, error, seconds)
+
+    def human_seats(self) -> list[int]:
+        return list(self.local_seats)
+
+    def is_human(self, seat: int) -> bool:
+        return seat in self.subs
+
+    def human_to_move(self) -> bool:
+        return self.viewer is not None and self.privacy_for is None and self.subs[self.viewer].human_to_move()
+
+    def thinking_seat(self) -> int | None:
+        seat = self.primary.thinking_seat()
+        return None if seat in self.subs else seat
+
+    def update(self) -> None:
+        """Take every local seat's messages; ask for the device when another local seat is to move."""
+        for sub in self.subs.values():
+            sub.update()
+        state = self.primary.state
+        if state is None or state.is_terminal() or self.primary.waiting_deal or self.clock() < self.hold_until:
+            return
+        seat = state.current_player
+        if seat in self.subs and self.viewer != seat and self.privacy_for != seat:
+            self.privacy_for = seat
+            self.viewer = None
+            self._switches += 1
+
+    def confirm_privacy(self) -> None:
+        """The player named on the privacy screen has the device: show their hand."""
+        if self.privacy_for is not None:
+            self.viewer = self.last_viewer = self.privacy_for
+            self.privacy_for = None
+            self._switches += 1
+
+    def bottom_seat(self) -> int:
+        for seat in (self.privacy_for, self.viewer, self.last_viewer):
+            if seat is not None:
+                return seat
+        return self.seat
+
+    def play(self, move: int) -> str | None:
+        """The shown seat's move; its hand is hidden once its turn is over (a pass goes on card by card)."""
+        if self.viewer is None or self.privacy_for is not None:
+            return "it is not your turn"
+        sub = self.subs[self.viewer]
+        reason = sub.play(move)
+        if reason is None and not sub.human_to_move():
+            self.last_viewer = self.viewer
+            self.viewer = None
+            self._switches += 1
+        return reason
+
+    def skip_pause(self) -> None:
+        for sub in self.subs.values():
+            sub.skip_pause()
+
+    def next_hand(self) -> None:
+        """The summary was seen: every local seat is ready; the next deal starts with the privacy screen."""
+        for sub in self.subs.values():
+            sub.next_hand()
+        self.viewer = self.privacy_for = None
+        self._switches += 1
+
+    def close(self) -> None:
+        for sub in self.subs.values():
+            sub.close()
+
+
 def _drain(q: Any) -> list[Any]:
     out = []
     while True:
@@ -387,17 +585,26 @@ def host_autosave(directory: Path | str | None = None) -> AutosaveStore:
 
 class HostedTable:
     """The host's side: a :class:`net.host.Host` around a new (or resumed) table, and the controller of its local
-    seat. With an ``autosave`` store the table is saved after every move (see :meth:`resume`)."""
+    seat(s): a :class:`NetController`, or a :class:`SharedScreenController` when several players sit at this
+    screen. With an ``autosave`` store the table is saved after every move (see :meth:`resume`)."""
 
     is_host = True
 
     def __init__(self, game_name: str, seats: list[str], variant: dict[str, Any] | None = None,
-                 name: str = "", bind: str = "0.0.0.0", announce: bool = True, ai: str = "worker",
+                 name: str | list[str] = "", bind: str = "0.0.0.0", announce: bool = True, ai: str = "worker",
                  seed: int | None = None, autosave: AutosaveStore | None = None) -> None:
+        """``name``: the first local player's name, or one name per seat (used for local and AI seats; an AI
+        seat without a name is called by its level on every screen)."""
         table = Table.create(game_name, seats, variant or {}, seed)
-        local = next(i for i, s in enumerate(table.slots) if s.kind == "local")
-        if name:
-            table.slots[local].name = name
+        if isinstance(name, str):  # the first local seat's name
+            first = next(i for i, s in enumerate(table.slots) if s.kind == "local")
+            names = [name if i == first else "" for i in range(len(table.slots))]
+        else:
+            names = list(name)
+        for slot, given in zip(table.slots, names, strict=False):
+            given = clean_name(given) if given else ""
+            if given and slot.kind in ("local", "ai"):
+                slot.name = given
         self._open(table, bind, 0, announce, ai, autosave)
 
     @classmethod
@@ -418,12 +625,19 @@ class HostedTable:
             self._open(table, bind, saved_port if isinstance(saved_port, int) else 0, announce, ai, autosave)
         except OSError:
             self._open(table, bind, 0, announce, ai, autosave)
+        self.moved = isinstance(saved_port, int) and self.host.port != saved_port
+        if self.moved:
+            text = t("The saved port was taken: the players join again at {address} with the code {code}.",
+                     address=self.address.removeprefix("ws://"), code=self.code)
+            self.controller.notify(text, seconds=60)
         return self
 
     def _open(self, table: Table, bind: str, port: int, announce: bool, ai: str,
               autosave: AutosaveStore | None) -> None:
         self.table = table
-        self.local_seat = next(i for i, s in enumerate(table.slots) if s.kind == "local")
+        self.local_seats = [i for i, s in enumerate(table.slots) if s.kind == "local"]
+        self.local_seat = self.local_seats[0]
+        self.moved = False
         self.host = Host(table, bind, port, ai=ai, autosave=autosave, announcer=Announcer() if announce else None)
         try:
             self.address = self.host.start()
@@ -432,21 +646,26 @@ class HostedTable:
             raise
         self.code = table.code
         self.error = ""
-        self.controller = NetController(table.game, self.local_seat, self._receive, self._move, self._ready,
-                                        self.close)
+        self._inboxes: dict[int, list[dict[str, Any]]] = {seat: [] for seat in self.local_seats}
+        subs = {seat: NetController(table.game, seat, lambda seat=seat: self._receive(seat),  # type: ignore[misc]
+                                    lambda m, h, p, seat=seat: self.host.play(seat, m, h, p),  # type: ignore[misc]
+                                    lambda h, seat=seat: self.host.confirm_hand(seat, h),  # type: ignore[misc]
+                                    self.close) for seat in self.local_seats}
+        self.controller: Any = subs[self.local_seat] if len(subs) == 1 else SharedScreenController(subs)
+        self.controller.owner = self
+        for sub in subs.values():
+            sub.owner = self
 
-    def _receive(self) -> list[dict[str, Any]]:
-        out = []
-        for seat, message in _drain(self.host.events):
-            if seat == self.local_seat or (seat == -1 and message.get("type") in ("lobby", "error")):
-                out.append(message)
+    def _receive(self, seat: int) -> list[dict[str, Any]]:
+        """The messages for one local seat (the lobby and the host's errors go to every local seat)."""
+        for to, message in _drain(self.host.events):
+            if to in self._inboxes:
+                self._inboxes[to].append(message)
+            elif to == -1 and message.get("type") in ("lobby", "error"):
+                for inbox in self._inboxes.values():
+                    inbox.append(message)
+        out, self._inboxes[seat] = self._inboxes[seat], []
         return out
-
-    def _move(self, move: int, hand: int, ply: int) -> None:
-        self.host.play(self.local_seat, move, hand, ply)
-
-    def _ready(self, hand: int) -> None:
-        self.host.confirm_hand(self.local_seat, hand)
 
     def poll(self) -> None:
         self.controller.update()
@@ -462,6 +681,11 @@ class HostedTable:
         self.host.stop()
 
 
+_seats_taken: dict[str, tuple[int, str]] = {}
+"""Table code -> (seat, rejoin token) of the tables this app joined: joining the same table again (say, at the
+new address of a host that had to change its port) takes the seat back with its token."""
+
+
 class JoinedTable:
     """A player's side: a :class:`net.client.Client` and, once the host welcomed it, its seat's controller."""
 
@@ -473,7 +697,8 @@ class JoinedTable:
             address = "ws://" + address
         self.address = address
         self.code = code
-        self.client = Client(address, code, name or "Player", reconnect_seconds=30.0)
+        seat, token = _seats_taken.get(normalize_code(code), (None, None))
+        self.client = Client(address, code, name or "Player", seat, token, reconnect_seconds=30.0)
         self.client.start()
         self.controller: NetController | None = None
         self.error = ""
@@ -500,6 +725,8 @@ class JoinedTable:
                     return
                 self.controller = NetController(game, int(message["seat"]), self._receive, self.client.move,
                                                 self.client.ready, self.close)
+                self.controller.owner = self
+                _seats_taken[normalize_code(self.code)] = (int(message["seat"]), str(message["token"]))
                 if message.get("app_mismatch"):
                     self.controller.notify(t("The host runs cardtable {version}.", version=message.get("app")),
                                            seconds=8)
@@ -517,5 +744,7 @@ class JoinedTable:
         """Only the host starts the game."""
 
     def close(self) -> None:
+        if self.controller is None or self.controller.state is None:  # left in the lobby: the seat is free again
+            _seats_taken.pop(normalize_code(self.code), None)
         self.client.leave()
         self.client.close()

@@ -203,9 +203,11 @@ class Tour:
             time.sleep(0.005)
 
     def run_online(self) -> None:
-        """About, Play online (with a table found on the network), the host's lobby with a player joined, that
-        player's lobby and their network table (host and player on 127.0.0.1 in this process)."""
-        from app.netplay import HostedTable, JoinedTable
+        """About, Play online (with a table found on the network), the host's lobby (two players at the host's
+        screen, one joined from another computer, an AI), that player's lobby and their network table, the host's
+        shared screen, then Play online offering to resume the hosted table and the resumed table (host and
+        player on 127.0.0.1 in this process)."""
+        from app.netplay import HostedTable, JoinedTable, host_autosave
         from app.screens import online
         from app.screens.credits import CreditsScreen
 
@@ -222,8 +224,9 @@ class Tour:
         self.shot("online")
         screen.options()
         self.shot("online_setup")
-        hosted = HostedTable("sueca", ["local", "remote", "ai:random", "ai:random"], {}, "Ana", "127.0.0.1",
-                             announce=False, ai="agents", seed=7)
+        store = host_autosave()
+        hosted = HostedTable("sueca", ["local", "remote", "local", "ai:strong"], {}, ["Ana", "", "Carla", ""],
+                             "127.0.0.1", announce=False, ai="agents", seed=7, autosave=store)
         joined = JoinedTable(hosted.address, hosted.code, "Rita")
         try:
             lobby = online.LobbyScreen(app, hosted)
@@ -237,19 +240,42 @@ class Tour:
             self.shot("online_lobby_join")
             hosted.start()
             self.wait(lambda: app.top is not player and app.top.name == "table")
-            host_seat = hosted.controller
+            shared = hosted.controller
 
             def player_to_move() -> bool:
-                host_seat.update()  # the host's own seat plays its first legal move when it is its turn
-                if host_seat.human_to_move() and host_seat.state is not None:
-                    host_seat.play(host_seat.state.legal_moves()[0])
+                shared.update()  # the host's players play their first legal move when it is their turn
+                if shared.privacy_for is not None:
+                    shared.confirm_privacy()
+                if shared.human_to_move() and shared.state is not None:
+                    shared.play(shared.state.legal_moves()[0])
                 return joined.controller is not None and joined.controller.human_to_move()
 
             self.wait(player_to_move, 400)
             self.shot("online_table")
+            table = hosted.table
+            client = joined.controller
+            if client is not None and client.human_to_move() and client.state is not None:
+                client.play(client.state.legal_moves()[0])  # then a player at the host's screen is to move
+            self.wait(lambda: table.started and table.state.current_player in hosted.local_seats
+                      and table.ai_to_move() is None, 400)
         finally:
             joined.close()
-            hosted.close()
+            hosted.close()  # the host stops: its table was saved after every move
+        saved = (online.BROWSE, online.HOST_BIND, online.ANNOUNCE, online.HOST_AI)
+        online.BROWSE, online.HOST_BIND, online.ANNOUNCE, online.HOST_AI = False, "127.0.0.1", False, "agents"
+        try:
+            app.reset_to(online.OnlineScreen(app))
+            self.shot("online_resume")
+            app.top.resume()  # the host's screen, shared by two players: the privacy screen first
+            self.wait(lambda: app.top.name == "table" and app.top.ctl.privacy_for is not None, 400)
+            self.shot("online_table_host")
+            app.top.ctl.confirm_privacy()
+            self.shot("online_table_host_hand")
+        finally:
+            online.BROWSE, online.HOST_BIND, online.ANNOUNCE, online.HOST_AI = saved
+            if app.top.name == "table":
+                app.top.ctl.close()
+            store.clear()
 
     def run_study(self) -> None:
         """The study screens with ``saves/examples/study.json``: participant ID, consent, progress, a study

@@ -542,14 +542,27 @@ def main(argv: list[str] | None = None) -> int:
     except (TableError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    host = Host(table, args.bind, port, autosave=store, records=RecordsDB, ai=args.ai,
-                rejoin_timeout=args.rejoin_timeout, takeover=args.takeover, hand_pause=args.hand_pause,
-                announcer=None if args.no_announce else Announcer())
+    def open_host(port: int) -> Host:
+        return Host(table, args.bind, port, autosave=store, records=RecordsDB, ai=args.ai,
+                    rejoin_timeout=args.rejoin_timeout, takeover=args.takeover, hand_pause=args.hand_pause,
+                    announcer=None if args.no_announce else Announcer())
+
+    host = open_host(port)
     try:
         address = host.start()
     except OSError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+        host.stop()
+        if not (args.resume and args.port is None and port):
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        print(f"note: the saved port {port} is taken ({e}); the players join again at the new address",
+              file=sys.stderr)
+        host = open_host(0)  # the saved port is taken: a new one, the same code
+        try:
+            address = host.start()
+        except OSError as e2:
+            print(f"error: {e2}", file=sys.stderr)
+            return 2
     print(json.dumps({"address": address, "code": table.code, "port": host.port, "game": table.game.name,
                       "seats": [s.kind for s in table.slots]}), flush=True)
     try:

@@ -82,7 +82,7 @@ def parse_seats(text: str | list[str], game: Game) -> list[SeatSlot]:
         if kind in ("remote", "local") and not rest:
             slots.append(SeatSlot(kind, name="" if kind == "remote" else f"Player {i + 1}"))
         elif kind == "ai" and rest:
-            slots.append(ai_slot(game, rest, f"AI {i + 1}"))
+            slots.append(ai_slot(game, rest))
         else:
             raise TableError(f"bad seat {item!r}: valid seats are remote, local, ai:LEVEL "
                              f"({', '.join(LEVELS)}) or ai:SPEC")
@@ -91,8 +91,10 @@ def parse_seats(text: str | list[str], game: Game) -> list[SeatSlot]:
     return slots
 
 
-def ai_slot(game: Game, level_or_spec: str, name: str) -> SeatSlot:
-    """An AI seat from a difficulty level or an agent SPEC (checked: unknown agents raise :class:`TableError`)."""
+def ai_slot(game: Game, level_or_spec: str, name: str = "") -> SeatSlot:
+    """An AI seat from a difficulty level or an agent SPEC (checked: unknown agents raise :class:`TableError`).
+
+    Its ``name`` may stay empty: each player's screen then names it by its level in its own language."""
     preset = level_or_spec if level_or_spec in LEVELS else ""
     spec = preset_spec(game.name, preset) if preset else level_or_spec
     try:
@@ -232,9 +234,16 @@ class Table:
                 return refuse(p.BAD_TOKEN, f"seat {seat} is held by {slot.name}: rejoin with its token, "
                               "or as the same name once that player has dropped")
             rejoined = True
+        elif self.started:  # a player who lost the address or token: their dropped seat, found by name
+            back = [i for i, s in enumerate(self.slots) if s.kind == "remote" and s.taken and not s.connected
+                    and s.name == name and wanted in (None, i)]
+            if not back:
+                return refuse(p.STARTED, "the game has started: only its players can rejoin (with the name they "
+                              "played under)")
+            seat = back[0]
+            slot = self.slots[seat]
+            rejoined = True
         else:
-            if self.started:
-                return refuse(p.STARTED, "the game has started: only its players can rejoin")
             free = [i for i, s in enumerate(self.slots) if s.kind == "remote" and not s.taken]
             if wanted is not None and wanted not in free:
                 return refuse(p.SEAT_TAKEN, f"seat {wanted} is taken; free seats: "
@@ -281,7 +290,7 @@ class Table:
         if not self.all_taken():
             raise TableError("not every remote seat has a player yet")
         seats = [Seat("human", s.name or f"Player {i + 1}") if s.human else
-                 Seat("ai", s.name, spec=s.spec, preset=s.preset) for i, s in enumerate(self.slots)]
+                 Seat("ai", s.name or f"AI {i + 1}", spec=s.spec, preset=s.preset) for i, s in enumerate(self.slots)]
         self.session = GameSession.start(self.game, seats, self.seed)
         return self.deal_messages()
 

@@ -18,7 +18,7 @@ import pygame  # noqa: E402
 import pygame_gui  # noqa: E402
 import pytest  # noqa: E402
 
-from app import i18n  # noqa: E402
+from app import describe, i18n  # noqa: E402
 from app.workers import ThreadWorker  # noqa: E402
 from engine import agents, registry  # noqa: E402
 from net.client import Client, choose  # noqa: E402
@@ -75,7 +75,8 @@ def play_seat_at_table(table: Any, rng: random.Random) -> None:
         return
     legal = ctl.state.legal_moves()
     if table.pass_mode():
-        hand = [c for c in range(table.game.deck.size) if ctl.state.hands[ctl.seat] >> c & 1]
+        seat = ctl.viewer if ctl.viewer is not None else ctl.seat
+        hand = [c for c in range(table.game.deck.size) if ctl.state.hands[seat] >> c & 1]
         table.selected = rng.sample(hand, table.pass_needed())
         table.confirm_pass()
         return
@@ -360,7 +361,7 @@ def test_the_app_host_resumes_its_table_and_the_player_rejoins(app: Any) -> None
         press(app, online.widgets["resume"])  # the lobby opens the table as soon as the host's seat sees it
         frames_until(app, lambda: app.top.name == "table", "the resumed table", player.poll)
         resumed = app.top
-        second = resumed.ctl.send_move.__self__  # the resumed HostedTable
+        second = resumed.ctl.owner  # the resumed HostedTable
         assert second is not first and second.address == first.address and second.code == first.code
         assert resumed.ctl.ply == saved.ply and resumed.ctl.hand == 0
         frames_until(app, lambda: second.table.slots[1].connected, "the player back", lambda: both_play(resumed))
@@ -379,3 +380,213 @@ def test_resuming_without_a_hosted_table_says_so(tmp_path: Path) -> None:
 
     with pytest.raises(StateFormatError, match="no hosted table to resume"):
         HostedTable.resume(host_autosave(tmp_path / "net-app-host"), "127.0.0.1", announce=False, ai="agents")
+
+
+def test_two_players_at_the_host_share_its_screen_as_at_hotseat(app: Any) -> None:
+    """Two local seats and a remote one at a hosted Hearts table: the privacy screen hands the device over,
+    only the shown player's hand is ever drawn face up and the state shown is that seat's own observation; the
+    AI seat is named by its level; the pass of three cards is made seat by seat; the next deal starts hidden."""
+    from app.netplay import SharedScreenController
+    from app.screens.menu import MenuScreen
+
+    app.reset_to(MenuScreen(app))
+    app.step()
+    key(app, pygame.K_o)
+    online = app.top
+    online.game_name = "hearts"
+    online.kinds = ["local", "remote", "local", "ai:random"]
+    app.rebuild()
+    press(app, online.widgets["host"])
+    lobby = app.top
+    ctl = lobby.net.controller
+    assert isinstance(ctl, SharedScreenController) and ctl.local_seats == [0, 2]
+    player = RemotePlayer(lobby.net.address, lobby.net.code, "Rita")
+    try:
+        frames_until(app, lambda: lobby.can_start, "a full table", player.poll)
+        key(app, pygame.K_RETURN)
+        frames_until(app, lambda: app.top.name == "table", "the table", player.poll)
+        table = app.top
+        assert [describe.seat_name(s.label) for s in ctl.seats] == ["Player", "Rita", "Player 3", "AI (random)"]
+        rng = random.Random(5)
+        asked: list[int] = []
+        shown: set[int] = set()
+
+        def hotseat_turn() -> None:
+            player.poll()
+            if app.top is not table:
+                return
+            if ctl.hold_until > ctl.clock():
+                ctl.skip_pause()  # a click on the table ends the pause after a trick
+            if ctl.privacy_for is not None:
+                assert ctl.viewer is None
+                asked.append(ctl.privacy_for)
+                key(app, pygame.K_RETURN)  # "I am ...: show my cards"
+                return
+            if ctl.viewer is not None:
+                shown.add(ctl.viewer)
+                assert ctl.state.observation(ctl.viewer).seat == ctl.viewer  # the shown seat's own view
+            before = set(table.face_up_drawn)
+            play_seat_at_table(table, rng)
+            app.step()
+            assert {seat for seat, _ in table.face_up_drawn - before} <= {ctl.viewer, ctl.last_viewer}
+
+        frames_until(app, lambda: app.top.name == "summary", "the end of the hand", hotseat_turn)
+        assert {seat for seat, _ in table.face_up_drawn} == {0, 2} and shown == {0, 2}
+        assert set(asked) == {0, 2} and len(asked) >= 10  # the device went back and forth
+        assert ctl.hand_result is not None and sum(e.kind == "trick" for e in ctl.log) == 13
+        key(app, pygame.K_RETURN)  # both local players are ready, the remote one too: the next deal
+        frames_until(app, lambda: ctl.hand == 1 and ctl.state is not None and not ctl.state.is_terminal(),
+                     "the second deal", player.poll)
+        assert ctl.viewer is None  # nobody's hand is shown until its player says so
+    finally:
+        player.client.close()
+        app.reset_to(MenuScreen(app))
+
+
+def test_a_player_follows_a_host_that_had_to_change_its_port(tmp_path: Path) -> None:
+    """The host stops mid-hand and comes back on another port: joining again at the new address with the same
+    code takes the player's seat back - with the token this app kept, or (an app started afresh) by the name
+    the player played under - and the player gets the current state."""
+    from app import netplay
+    from saves.autosave import AutosaveStore
+
+    store = AutosaveStore(tmp_path / "host")
+    table = Table.create("bisca", ["remote", "ai:random"], {}, seed=12)
+    host = Host(table, "127.0.0.1", 0, ai="agents", autosave=store, hand_pause=30)
+    first = host.start()
+    joined = netplay.JoinedTable(first, table.code, "Rita")
+    hosts = [host]
+    try:
+        for _ in range(STEPS):
+            joined.poll()
+            if joined.controller is not None and joined.controller.lobby is not None:
+                break
+            time.sleep(0.003)
+        host.start_match()
+        ctl = joined.controller
+        assert ctl is not None
+        while table.ply < 4:
+            joined.poll()
+            if ctl.human_to_move():
+                ctl.play(ctl.state.legal_moves()[0])
+            time.sleep(0.003)
+        host.stop()
+        joined.close()
+        for forget in (False, True):
+            if forget:  # a player whose app was restarted: no token, the same name
+                netplay._seats_taken.clear()
+            else:
+                assert netplay._seats_taken[table.code] == (0, table.slots[0].token)
+            saved = store.load().session
+            assert saved is not None
+            moved = Host(Table.from_session(saved), "127.0.0.1", 0, ai="agents", autosave=store, hand_pause=30)
+            hosts.append(moved)
+            address = moved.start()
+            assert address != first
+            again = netplay.JoinedTable(address, table.code.lower(), "Rita")
+            try:
+                for _ in range(STEPS):
+                    again.poll()
+                    if again.controller is not None and again.controller.ready:
+                        break
+                    time.sleep(0.003)
+                assert again.client.welcome is not None and again.client.welcome["rejoined"]
+                assert again.controller is not None and again.controller.seat == 0
+                assert again.controller.ply == saved.ply
+            finally:
+                again.client.close()
+                moved.stop()
+    finally:
+        for h in hosts:
+            h.stop()
+
+
+def test_each_player_at_the_host_gets_their_record_and_their_survey(app: Any) -> None:
+    """A finished match of two players sharing the host's screen and an AI: the match end records it once per
+    local player, from their own seat, then the survey asks each of them in turn before the menu."""
+    import queue
+
+    from app import navigation
+    from app.netplay import NetController, SharedScreenController
+    from saves.records import RecordsDB
+
+    app.settings.survey = "every"
+    net = Table.create("briscola", ["local", "ai:random", "local", "ai:random"], {"players": 4}, seed=3)
+    inboxes: dict[int, queue.Queue[dict[str, Any]]] = {0: queue.Queue(), 2: queue.Queue()}
+    rng = random.Random(2)
+
+    def deliver(outbox: Any) -> None:
+        for seat, message in outbox:
+            inboxes[seat].put(message)
+
+    subs = {seat: NetController(net.game, seat, lambda q=inboxes[seat]: [q.get_nowait() for _ in range(q.qsize())],
+                                lambda *a: None, lambda h: None, lambda: None) for seat in inboxes}
+    ctl = SharedScreenController(subs)
+    deliver(net.start())
+    while not net.session.match.over:
+        if net.state.is_terminal():
+            deliver(net.next_hand())
+        else:
+            deliver(net.apply(rng.choice(net.state.legal_moves())))
+    ctl.update()
+    assert ctl.match_end is not None and all(sub.match_end is not None for sub in subs.values())
+    assert [describe.seat_name(s.label) for s in ctl.seats] == ["Player 1", "AI 2 (random)", "Player 3",
+                                                                  "AI 4 (random)"]
+    app.reset_to(navigation.make(app, "online_match_end", ctl))
+    end = app.top
+    assert set(end.record_ids) == {0, 2} and not end.message
+    with RecordsDB() as db:
+        assert sorted(g.human_seat for g in db.list_games()) == [0, 2]
+    key(app, pygame.K_RETURN)
+    asked = []
+    while app.top.name == "survey":
+        survey = app.top
+        asked.append(survey.player)
+        opponents = {target.seat for target in survey.targets}
+        assert opponents == {1, 3}  # the AI seats, as the player saw them named
+        assert {target.label for target in survey.targets} == {"AI 2 (random)", "AI 4 (random)"}
+        survey.skip()
+        app.step()
+    assert asked == ["Player 1", "Player 3"] and app.top.name == "menu"
+
+
+def test_the_menus_continue_offers_the_unfinished_hosted_table(app: Any) -> None:
+    """A hosted table stopped mid-hand: the menu's Continue reopens it (alone, at once; beside a local game,
+    as one of the games to continue)."""
+    from app.netplay import HostedTable, host_autosave
+    from app.screens.menu import MenuScreen
+    from saves.session import GameSession, Seat
+
+    hosted = HostedTable("briscola", ["local", "ai:random"], {}, "Ana", "127.0.0.1", announce=False, ai="agents",
+                         seed=4, autosave=host_autosave())
+    try:
+        hosted.start()
+        ctl = hosted.controller
+        for _ in range(STEPS):
+            ctl.update()
+            if hosted.table.ply >= 3:
+                break
+            if ctl.human_to_move():
+                ctl.play(ctl.state.legal_moves()[0])
+            time.sleep(0.003)
+    finally:
+        hosted.close()
+    saved = host_autosave().peek()
+    assert saved is not None and 3 <= saved.ply
+    app.reset_to(MenuScreen(app))
+    app.step()
+    assert app.top.hosted == "Briscola" and "continue" in app.top.buttons
+    press(app, app.top.buttons["continue"])
+    frames_until(app, lambda: app.top.name == "table", "the hosted table")
+    assert app.top.ctl.ply >= saved.ply and app.top.ctl.owner.code == hosted.code  # its AI may move on at once
+    app.reset_to(MenuScreen(app))  # leaves the table: the host stops, the save stays
+    game = registry.create("scopa", {})
+    app.autosave_store().save(GameSession.start(game, [Seat("human", "Me"), Seat("ai", "Bot", "random", "")], 5))
+    app.reset_to(MenuScreen(app))
+    app.step()
+    press(app, app.top.buttons["continue"])
+    choices = [text for text, _ in app.top.choices]
+    assert "The hosted table: Briscola" in choices and "Scopa" in choices
+    app.top.choices[choices.index("The hosted table: Briscola")][1]()
+    frames_until(app, lambda: app.top.name == "table", "the hosted table again")
+    app.reset_to(MenuScreen(app))

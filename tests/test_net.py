@@ -322,3 +322,38 @@ def test_a_killed_host_resumes_from_its_autosave_and_the_clients_rejoin(net_tabl
     session = table.saved_session()
     assert session.match.state.is_terminal()
     table.verify(session, seeds)
+
+
+def test_a_killed_host_resumes_on_a_new_port_when_its_own_is_taken_and_the_clients_follow(net_table: Any) -> None:
+    """The old port is taken while the host is down: the resumed host listens on a new port with the same code,
+    and the players, started again with the new address and their tokens, take their seats back and finish."""
+    import socket
+
+    table = net_table("scopa", ["remote", "remote"], seed=41)
+    table.start_host()
+    seeds = {0: 7, 1: 8}
+    for i, seed in seeds.items():
+        table.start_client(i, seed)
+    table.wait_for(1, "played", 6)
+    assert table.host is not None
+    table.host.send_signal(signal.SIGKILL)
+    table.host.wait()
+    old = table.info
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as blocker:
+        blocker.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # the killed host's connections linger
+        blocker.bind(("127.0.0.1", old["port"]))
+        blocker.listen()  # someone else has the port now
+        for proc in table.clients.values():  # the players' programs are restarted with the new address
+            proc.kill()
+            proc.wait()
+        info = table.start_host(resume=True)
+        assert info["port"] != old["port"] and info["code"] == old["code"]
+        for i, seed in seeds.items():
+            table.start_client(i, seed)
+        table.finish()
+    for i in table.clients:
+        welcomes = [m for m in table.messages(i) if m["type"] == "welcome"]
+        assert [w["rejoined"] for w in welcomes] == [False, True]
+    session = table.saved_session()
+    assert session.match.state.is_terminal()
+    table.verify(session, seeds)

@@ -417,3 +417,70 @@ def test_a_player_who_dropped_in_the_lobby_is_replaced_by_an_ai_once_the_game_st
         check_messages(session, log)
     finally:
         host.stop()
+
+
+def test_two_local_seats_and_a_remote_one_each_get_only_their_own_view(tmp_path: Path) -> None:
+    """Two players at the host's screen and one at another computer: each local seat's events carry only its own
+    observation, the lobby names the AI seat by its level, and the hand is the same as played in one process."""
+    records = tmp_path / "records.sqlite3"
+    table = Table.create("sueca", "local,remote,local,ai:random", seed=6, hand_limit=1)
+    host = Host(table, "127.0.0.1", 0, autosave=AutosaveStore(tmp_path / "autosave"), hand_pause=0,
+                records=lambda: RecordsDB(records))
+    host.start()
+    try:
+        log: list[dict[str, Any]] = []
+        remote = Client(host.address, table.code, "Remote")
+        remote.start()
+        thread = play_client(remote, 3, log)
+        while not table.all_taken():
+            time.sleep(0.02)
+        host.start_match()
+        mine: dict[int, list[dict[str, Any]]] = {0: [], 2: []}
+        lobbies: list[dict[str, Any]] = []
+        seeds = {0: 10, 2: 12}
+        player = agents.make("random", table.game)
+        while not all(any(m["type"] == "closed" for m in msgs) for msgs in mine.values()):
+            seat, message = host.events.get(timeout=GUARD)
+            if seat == -1:
+                lobbies.append(message)
+                continue
+            assert seat in mine, f"a message for seat {seat} reached the host's screen"
+            mine[seat].append(message)
+            if message["type"] == "your_turn":
+                assert message["seat"] == seat
+                host.play(seat, choose(player, message, seeds[seat]), message["hand"], message["ply"])
+        thread.join(GUARD)
+        session = table.session
+        assert session is not None and session.match.state.is_terminal()
+        for seat, msgs in mine.items():
+            assert {m["seat"] for m in msgs if m["type"] == "start"} == {seat}
+            assert {m["observation"]["seat"] for m in msgs if m["type"] == "state"} == {seat}
+            check_messages(session, msgs)
+        check_messages(session, log)
+        ai = next(s for s in lobbies[-1]["seats"] if s["seat"] == 3)
+        assert ai["kind"] == "ai" and ai["ai"] == "random" and ai["name"] == ""
+        local = play_locally(table.game, 6, ["remote", "remote", "remote", "ai:random"],
+                             {0: 10, 1: 3, 2: 12}, 1)
+        assert local.moves == session.moves and local.match.state == session.match.state
+        assert not host.errors
+    finally:
+        host.stop()
+
+
+def test_after_the_start_a_join_takes_back_only_a_dropped_seat_of_the_same_name() -> None:
+    table = Table.create("sueca", "remote,remote,ai:random,ai:random", seed=2)
+    hello = {"type": "join", "protocol": p.PROTOCOL_VERSION, "app": p.app_version(), "code": table.code}
+    seat_a, _ = table.join({**hello, "name": "Ana", "seat": None})
+    seat_b, _ = table.join({**hello, "name": "Bea", "seat": None})
+    assert (seat_a, seat_b) == (0, 1)
+    table.start()
+    seat, answer = table.join({**hello, "name": "Eve", "seat": None})
+    assert seat is None and answer["reason"] == p.STARTED
+    seat, answer = table.join({**hello, "name": "Ana", "seat": None})  # Ana is still connected
+    assert seat is None and answer["reason"] == p.STARTED
+    table.release(0)
+    seat, answer = table.join({**hello, "name": "Ana", "seat": 1})  # not Ana's seat
+    assert seat is None and answer["reason"] == p.STARTED
+    seat, answer = table.join({**hello, "name": "Ana", "seat": None})
+    assert seat == 0 and answer["type"] == "welcome" and answer["rejoined"] and answer["token"] == table.slots[0].token
+    assert table.slots[0].connected and table.slots[0].name == "Ana"

@@ -1,4 +1,5 @@
-"""The main menu: Continue (when an autosave exists), New game, Statistics, Settings, Rules, Quit."""
+"""The main menu: Continue (when an autosave or a hosted network table is unfinished), New game, Play online,
+Statistics, Settings, Rules, Quit."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from app import text as txt
 from app.i18n import t
 from app.navigation import BACKGROUND, Screen
 from app.screens.confirm import ConfirmScreen
+from app.screens.online import hosted_table_title, resume_hosted
 from app.tables.base import GOLD, MUTED
 from app.widgets import button, line_height
 from engine import registry
@@ -30,6 +32,7 @@ class MenuScreen(Screen):
         self._deco_size: tuple[int, int] | None = None
         self.has_autosave = False
         self.put_aside: list[str] = []
+        self.hosted: str | None = None
         self.read_only = bool(getattr(app, "read_only", False))
         """Another cardtable uses the data folder: only statistics, settings, rules and quit are offered."""
         self.asking_quit = False
@@ -39,7 +42,9 @@ class MenuScreen(Screen):
             self.has_autosave = bool(self.store.exists())
             self.put_aside = resume.put_aside_games()
             """Unfinished games of other kinds, put aside: Continue lists them with the game at the table."""
-            self.has_autosave = self.has_autosave or bool(self.put_aside)
+            self.hosted = hosted_table_title()
+            """The game of the network table this computer hosted, still unfinished: Continue offers it too."""
+            self.has_autosave = self.has_autosave or bool(self.put_aside) or self.hosted is not None
         except Exception as e:  # noqa: BLE001
             self.store = None
             self.message = t("The autosave could not be read: {error}", error=str(e))
@@ -128,7 +133,10 @@ class MenuScreen(Screen):
         """Restore the autosaved game and open its table; with games put aside, ask which one first."""
         if self.store is None:
             return
-        if self.put_aside:
+        if self.hosted is not None and not self.put_aside and not self.store.exists():
+            self.continue_hosted()
+            return
+        if self.put_aside or self.hosted is not None:
             self.choose_game()
             return
         self.continue_current()
@@ -142,8 +150,17 @@ class MenuScreen(Screen):
             choices.append((title, self.continue_current))
         for name in self.put_aside:
             choices.append((t(registry.game_class(name).title), lambda name=name: self.continue_put_aside(name)))
+        if self.hosted is not None:
+            choices.append((t("The hosted table: {game}", game=self.hosted), self.continue_hosted))
         choices.append((t("Back"), lambda: None))
         self.app.push(ConfirmScreen(self.app, t("Continue which game?"), choices))
+
+    def continue_hosted(self) -> None:
+        """Reopen the network table this computer hosted (its players rejoin): ``app.screens.online``."""
+        error = resume_hosted(self.app)
+        if error:
+            self.message = error
+            self.app.rebuild()
 
     def continue_put_aside(self, game_name: str) -> None:
         """Take the game of ``game_name`` back from where it was put aside and open its table."""

@@ -72,11 +72,12 @@ class NewGameScreen(Screen):
     name = "new_game"
 
     def __init__(self, app: Any, game_name: str | None = None,
-                 online: Callable[[str, dict[str, Any], list[str], str], None] | None = None) -> None:
+                 online: Callable[[str, dict[str, Any], list[str], list[str]], None] | None = None) -> None:
         super().__init__(app)
         self.online = online
-        """Set for a network table (Play online): seat 1 is this computer's player, the others remote players or
-        AIs, and Start calls ``online(game, variant, seats, name)`` (seats as ``net.table.parse_seats`` reads)."""
+        """Set for a network table (Play online): seat 1 is this computer's player, the others remote players,
+        more players at this computer or AIs, and Start calls ``online(game, variant, seats, names)`` (seats as
+        ``net.table.parse_seats`` reads, one name per seat)."""
         self.games = registry.available()
         self.game_name = game_name if game_name in self.games else self.games[0]
         self.variant: dict[str, Any] = {}
@@ -127,14 +128,14 @@ class NewGameScreen(Screen):
 
     def kind_options(self) -> list[str]:
         """Seat kinds: human, AI presets, rule-based agents."""
-        return [t("Remote player") if self.online else t("Human")] + \
+        return ([t("Remote player"), t("Player here")] if self.online else [t("Human")]) + \
             [t("AI: {level}", level=t(level)) for level in workers.levels()] + \
             [t("Rule-based: {name}", name=name) for name in self.rule_agents()]
 
     def seat_kind_text(self, seat: Seat) -> str:
         """The kind option shown for ``seat``."""
         if seat.kind == "human":
-            return t("Human")
+            return t("Player here") if self.online else t("Human")
         if seat.kind == "remote":
             return t("Remote player")
         if not seat.preset and seat.spec:
@@ -296,7 +297,7 @@ class NewGameScreen(Screen):
             self.app.rebuild()
         elif isinstance(key, tuple) and key[0] == "kind":
             seat = self.seats[key[1]]
-            if text == t("Human"):
+            if text == t("Human") or (text == t("Player here") and self.online is not None):
                 seat.kind, seat.preset, seat.spec = "human", "", ""
             elif text == t("Remote player") and self.online is not None:
                 seat.kind, seat.preset, seat.spec = "remote", "", ""
@@ -316,12 +317,14 @@ class NewGameScreen(Screen):
         except VariantError as e:
             self.error = str(e)
             return False
-        if self.online is not None:
-            kinds = ["local"] + ["remote" if s.kind == "remote" else f"ai:{s.preset or s.spec or 'casual'}"
-                                 for s in self.seats[1:]]
-            self.online(game.name, dict(game.variant), kinds, self.seats[0].name)
-            return True
         hotseat = sum(s.kind == "human" for s in self.seats) > 1
+        if self.online is not None:
+            kinds = ["local"] + ["remote" if s.kind == "remote" else "local" if s.kind == "human" else
+                                 f"ai:{s.preset or s.spec or 'casual'}" for s in self.seats[1:]]
+            names = [seat_name(s.name, i, hotseat) if s.kind == "human" else s.name if s.kind == "ai" else ""
+                     for i, s in enumerate(self.seats)]
+            self.online(game.name, dict(game.variant), kinds, names)
+            return True
         seats = [Seat(s.kind, seat_name(s.name, i, hotseat), s.spec if not s.preset else "", s.preset)
                  for i, s in enumerate(self.seats)]
         session = new_session(game, seats, seed)

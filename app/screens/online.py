@@ -13,11 +13,11 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UITextEntryLine
 
-from app import navigation, workers
+from app import describe, navigation, workers
 from app import text as txt
 from app.i18n import t
 from app.navigation import BACKGROUND, Screen
-from app.netplay import HostedTable, JoinedTable, host_autosave
+from app.netplay import HostedTable, JoinedTable, host_autosave, seat_labels
 from app.tables.base import GOLD, MUTED, WHITE
 from app.widgets import button, dropdown, entry, label, line_height
 from engine import registry
@@ -69,11 +69,13 @@ class OnlineScreen(Screen):
         self.kinds = ["local", "remote"] + ["ai:casual"] * (n - 2)
 
     def kind_options(self) -> list[str]:
-        return [t("Remote player")] + [t("AI: {level}", level=t(level)) for level in workers.levels()]
+        return [t("Remote player"), t("Player here")] + [t("AI: {level}", level=t(level)) for level in workers.levels()]
 
     def kind_text(self, kind: str) -> str:
         if kind == "remote":
             return t("Remote player")
+        if kind == "local":
+            return t("Player here")
         return t("AI: {level}", level=t(kind.partition(":")[2]))
 
     def build(self) -> None:
@@ -99,7 +101,7 @@ class OnlineScreen(Screen):
         for i, kind in enumerate(self.kinds):
             label(ui, pygame.Rect(x, y, lw, bh), t("Seat {n}", n=i + 1))
             r = pygame.Rect(x + lw, y, col_w - lw, bh)
-            if kind == "local":
+            if i == 0:  # the host's own seat
                 label(ui, r, t("You (this computer)"))
             else:
                 self.widgets[("kind", i)] = dropdown(ui, r, self.kind_options(), self.kind_text(kind))
@@ -160,7 +162,7 @@ class OnlineScreen(Screen):
                 self.reset_seats()
                 self.app.rebuild()
             elif isinstance(key, tuple) and key[0] == "kind":
-                for kind in ["remote"] + [f"ai:{lv}" for lv in workers.levels()]:
+                for kind in ["remote", "local"] + [f"ai:{lv}" for lv in workers.levels()]:
                     if self.kind_text(kind) == event.text:
                         self.kinds[key[1]] = kind
         elif event.type == pygame.KEYDOWN and not self.typing():
@@ -198,8 +200,9 @@ class OnlineScreen(Screen):
         self.read_fields()
         self.app.push(navigation.make(self.app, "new_game", self.game_name, online=self.host_with))
 
-    def host_with(self, game_name: str, variant: dict[str, Any], kinds: list[str], name: str) -> None:
-        """Open the table and go to its lobby (on an error: back here, saying why)."""
+    def host_with(self, game_name: str, variant: dict[str, Any], kinds: list[str], name: str | list[str]) -> None:
+        """Open the table and go to its lobby (on an error: back here, saying why). ``name``: this computer's
+        player, or one name per seat (local players and AI seats keep theirs)."""
         try:
             hosted = HostedTable(game_name, kinds, variant, name, HOST_BIND, ANNOUNCE, HOST_AI,
                                  autosave=host_autosave())
@@ -211,15 +214,10 @@ class OnlineScreen(Screen):
         self.app.reset_to(navigation.make(self.app, "online_lobby", hosted))
 
     def resume(self) -> None:
-        """Reopen the table this computer hosted when the app stopped (saved after every move): the host's seat
-        sees it again and the players' apps rejoin their seats with their tokens."""
-        try:
-            hosted = HostedTable.resume(host_autosave(), HOST_BIND, ANNOUNCE, HOST_AI)
-        except (StateFormatError, TableError, OSError) as e:
-            self.error = t("The hosted table could not be resumed: {error}", error=str(e).splitlines()[0])
+        """Reopen the table this computer hosted when the app stopped (see :func:`resume_hosted`)."""
+        self.error = resume_hosted(self.app)
+        if self.error:
             self.app.rebuild()
-            return
-        self.app.reset_to(navigation.make(self.app, "online_lobby", hosted))
 
     def join(self) -> None:
         """Join the table at the typed address with the typed code."""
@@ -254,6 +252,26 @@ class OnlineScreen(Screen):
         if self.browser is not None:
             self.browser.close()
             self.browser = None
+
+
+def hosted_table_title() -> str | None:
+    """The game of the table this computer hosted when the app stopped (saved after every move), or None."""
+    try:
+        saved = host_autosave().peek()
+    except Exception:  # noqa: BLE001 - an unreadable save: Play online says why when it is resumed
+        return None
+    return t(saved.match.game.title) if saved is not None and "net" in saved.meta else None
+
+
+def resume_hosted(app: Any) -> str:
+    """Reopen the hosted table and go to its lobby (the table opens at once): the host's players see it again and
+    the remote players' apps rejoin their seats. Returns why it could not be reopened ("" when it opened)."""
+    try:
+        hosted = HostedTable.resume(host_autosave(), HOST_BIND, ANNOUNCE, HOST_AI)
+    except (StateFormatError, TableError, OSError) as e:
+        return t("The hosted table could not be resumed: {error}", error=str(e).splitlines()[0])
+    app.reset_to(navigation.make(app, "online_lobby", hosted))
+    return ""
 
 
 class LobbyScreen(Screen):
@@ -354,22 +372,22 @@ class LobbyScreen(Screen):
         """One line per seat: its number, who plays it and whether they are here."""
         x, y = pos
         ctl = self.net.controller
-        for s in lobby.get("seats", []):
+        seats = lobby.get("seats", [])
+        labels = seat_labels(seats)
+        mine = set(getattr(ctl, "local_seats", [ctl.seat])) if ctl is not None else set()
+        for s in seats:
             kind = s.get("kind")
-            if kind == "ai":
-                who = t("AI: {level}", level=t(s.get("ai") or "casual"))
-            elif kind == "local":
-                who = s.get("name") or t("Host")
-            elif s.get("taken"):
-                who = s.get("name") or t("Player")
-                if not s.get("connected"):
-                    who = t("{name} (away)", name=who)
-            else:
+            who = describe.seat_name(labels.get(s.get("seat"), ""))
+            if kind == "local":
+                who = t("{name} (this computer)", name=who) if self.net.is_host else t("{name} (at the host)", name=who)
+            elif kind == "remote" and not s.get("taken"):
                 who = t("Free: waiting for a player")
-            mine = ctl is not None and s.get("seat") == ctl.seat
-            line = t("Seat {n}", n=s.get("seat", 0) + 1) + " · " + who + (" · " + t("You") if mine else "")
+            line = t("Seat {n}", n=s.get("seat", 0) + 1) + " · " + who
+            if s.get("seat") in mine and len(mine) == 1:
+                line += " · " + t("You")
             colour = WHITE if kind != "remote" or s.get("taken") else MUTED
-            y = txt.blit_text(surface, line, (x, y), size, colour, mine, "midtop", max_width=w - 40).bottom + 6
+            y = txt.blit_text(surface, line, (x, y), size, colour, s.get("seat") in mine, "midtop",
+                              max_width=w - 40).bottom + 6
         return y
 
     def leave(self) -> None:
@@ -378,7 +396,8 @@ class LobbyScreen(Screen):
 
 
 class OnlineMatchEndScreen(Screen):
-    """The end of a network match: the winners and totals; the match is recorded on this computer."""
+    """The end of a network match: the winners and totals; the match is recorded on this computer for each of
+    its players (from their own seat), and each gets the survey when the settings ask for it."""
 
     name = "online_match_end"
 
@@ -386,18 +405,28 @@ class OnlineMatchEndScreen(Screen):
         super().__init__(app)
         self.ctl = controller
         self.message = ""
-        self.record_id: int | None = None
+        self.record_ids: dict[int, int] = {}
         self.button: Any = None
         self.session: GameSession | None = None
+        self.seats: list[int] = list(getattr(controller, "local_seats", [controller.seat]))
         end = controller.match_end
         if end is not None and end.get("record") is not None:
             try:
                 self.session = GameSession.from_dict(end["record"])
-                self.session.session_id = f"{self.session.session_id}:seat{controller.seat}"  # as record_match
-                self.record_id = record_match(end, controller.seat)
+                for seat in self.seats:
+                    self.record_ids[seat] = record_match(end, seat)
             except Exception as e:  # noqa: BLE001 - the game could not be recorded: say so, lose nothing else
                 self.message = t("The game could not be recorded: {error}", error=str(e).splitlines()[0])
+            else:
+                for i, named in enumerate(self.session.seats):  # the survey names the seats as the table did
+                    if named.kind == "ai" and i < len(controller.seats):
+                        named.display_name = controller.seats[i].label
         controller.close()
+
+    @property
+    def record_id(self) -> int | None:
+        """The record of this computer's (first) player."""
+        return self.record_ids.get(self.seats[0])
 
     def build(self) -> None:
         w, h = self.app.size
@@ -413,18 +442,30 @@ class OnlineMatchEndScreen(Screen):
             self.leave_to_menu()
 
     def leave_to_menu(self) -> None:
-        """The survey on this player's screen when the settings ask for it (answers stored here), then the menu."""
+        """The survey on this screen when the settings ask for it - for each of its players in turn, about the
+        game from their seat (answers stored here) - then the menu."""
         app = self.app
-        if self.session is not None and self.record_id is not None:
+        if self.session is not None and self.record_ids:
             try:
                 with RecordsDB() as db:
                     games = db.count()
             except Exception:  # noqa: BLE001 - the survey's frequency then counts this game only
                 games = 1
             if survey_due(app.settings, games):
-                app.reset_to(navigation.make(app, "survey", self.session, self.record_id, then="menu"))
+                self.survey(list(self.record_ids))
                 return
         app.reset_to(navigation.make(app, "menu"))
+
+    def survey(self, seats: list[int]) -> None:
+        """The survey of the first of ``seats``, then of the others, then the menu."""
+        app = self.app
+        if not seats:
+            app.reset_to(navigation.make(app, "menu"))
+            return
+        seat, rest = seats[0], seats[1:]
+        player = describe.seat_name(self.ctl.seats[seat].label) if len(self.record_ids) > 1 else ""
+        app.reset_to(navigation.make(app, "survey", self.session, self.record_ids[seat], then="menu",
+                                     human_seat=seat, player=player, on_done=lambda: self.survey(rest)))
 
     def changing(self) -> bool:
         return False
@@ -446,7 +487,7 @@ class OnlineMatchEndScreen(Screen):
             names = " & ".join(ctl.seats[s].label for s in team)
             y = txt.blit_text(surface, f"{names}: {total:g}", (w // 2, y), size, WHITE, False, "midtop",
                               max_width=w - 40).bottom + 4
-        note = self.message or (t("The game is in your statistics.") if self.record_id is not None else "")
+        note = self.message or (t("The game is in your statistics.") if self.record_ids else "")
         if note:
             txt.blit_text(surface, note, (w // 2, y + size), size, ERROR if self.message else MUTED, False,
                           "midtop", max_width=w - 40)

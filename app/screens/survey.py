@@ -30,13 +30,18 @@ class SurveyScreen(Screen):
 
     def __init__(self, app: Any, session: Any, record_id: int | None, then: str = "menu", *,
                  seats: list[Any] | None = None, teams: list[tuple[int, ...]] | None = None,
-                 questionnaire: Any = None, in_study: bool | None = None) -> None:
+                 questionnaire: Any = None, in_study: bool | None = None, human_seat: int | None = None,
+                 player: str = "", on_done: Any = None) -> None:
+        """``human_seat``: the seat whose player answers (default: the first human seat); ``player``: their name,
+        shown when several players share the screen; ``on_done``: called instead of going on to ``then``."""
         super().__init__(app)
         from saves.survey import configured_questionnaire
 
         self.session = session
         self.record_id = record_id
         self.then = then
+        self.player = player
+        self.on_done = on_done
         study_ctx = getattr(app, "study", None)
         if in_study is None:
             in_study = session is not None and study_ctx is not None and study_ctx.is_study_session(session)
@@ -53,7 +58,7 @@ class SurveyScreen(Screen):
             seats = session.seats
         if teams is None:
             teams = session.match.game.teams()
-        self.targets = self.q.targets(seats, None, teams)
+        self.targets = self.q.targets(seats, human_seat, teams)
         self.pages: list[tuple[Any, list[Any]]] = []
         """(target or None for the per-game page, items) of every page."""
         per_game = [i for i in self.q.items if i.scope == "per_game"]
@@ -252,6 +257,9 @@ class SurveyScreen(Screen):
             if error is not None:
                 self.error = error
                 return False
+        if self.on_done is not None:
+            self.on_done()
+            return True
         navigation.go_next(self.app, self.then, self.session)
         return True
 
@@ -265,6 +273,8 @@ class SurveyScreen(Screen):
         txt.blit_text(surface, title or t("Survey"), (w // 2, margin), int(size * 1.6), GOLD, True, "midtop",
                       max_width=w - 2 * margin)
         sub = t("Page {n} of {total}", n=self.page + 1, total=max(1, len(self.pages)))
+        if self.player:
+            sub = t("For {name}", name=self.player) + " · " + sub
         if self.pages and self.pages[self.page][0] is not None:
             sub += " · " + t("About {name}", name=self.pages[self.page][0].label)
         txt.blit_text(surface, sub, (w // 2, margin + int(size * 2.3)), int(size * 0.9), MUTED, False, "midtop",
