@@ -72,6 +72,7 @@ HOST_MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "start": {"hand": (_INT, True)},
     "played": {"hand": (_INT, True), "ply": (_INT, True), "seat": (_INT, True)},
     "state": {"hand": (_INT, True), "ply": (_INT, True), "observation": ((dict,), True)},
+    "history": {"hand": (_INT, True), "ply": (_INT, True), "messages": ((list,), True)},
     "your_turn": {"hand": (_INT, True), "ply": (_INT, True), "moves": ((list,), True)},
     "move_refused": {"reason": (_STR, True), "message": (_STR, True)},
     "hand_end": {"hand": (_INT, True), "result": ((dict,), True), "totals": ((list,), True)},
