@@ -21,7 +21,7 @@ from websockets.sync.client import ClientConnection, connect
 from engine import agents, registry
 from net import protocol as p
 from net.client import Client, choose
-from net.discovery import Announcer, Browser, parse_beacon
+from net.discovery import Announcer, Browser, TableFinder, find_table, parse_beacon
 from net.host import Host
 from net.table import Table, TableError, record_for_seat
 from saves.autosave import AutosaveStore
@@ -319,13 +319,43 @@ def test_tables_are_found_by_their_beacons_which_never_hold_the_code(tmp_path: P
             time.sleep(0.02)
         [found] = browser.tables()
         assert found["address"] == host.address and found["game"] == "scopa" and found["free_seats"] == [0]
-        assert host.table.code not in json.dumps(found)
+        assert host.table.code not in json.dumps(found) and found["table"] == host.table.table_id
     finally:
         host.stop()
         browser.close()
     assert parse_beacon(b"\xff") is None and parse_beacon(b"[]") is None
     assert parse_beacon(json.dumps({"format": "cardtable-table", "protocol": 1, "game": "x", "port": 0}).encode()) \
         is None
+
+
+def test_a_reconnecting_player_follows_only_its_own_tables_beacon_from_the_same_computer() -> None:
+    """The matching of a lost table's beacons: the same table id and protocol, from the computer the player was
+    connected to, at another address; a real beacon sent on 127.0.0.1 is heard by a :class:`TableFinder`."""
+    beacon = {"format": "cardtable-table", "protocol": p.PROTOCOL_VERSION, "port": 40002, "game": "scopa",
+              "table": "5eed", "address": "ws://127.0.0.1:40002"}
+    old = "ws://127.0.0.1:40001"
+    assert find_table([beacon], "5eed", "127.0.0.1", old) == "ws://127.0.0.1:40002"
+    assert find_table([beacon], "other", "127.0.0.1", old) is None  # another table
+    assert find_table([beacon], "5eed", "127.0.0.2", old) is None  # the same id from another computer
+    assert find_table([{**beacon, "protocol": p.PROTOCOL_VERSION + 1}], "5eed", "127.0.0.1", old) is None
+    assert find_table([{**beacon, "address": old}], "5eed", "127.0.0.1", old) is None  # where it already looks
+    assert find_table([{k: v for k, v in beacon.items() if k != "table"}], "5eed", "127.0.0.1", old) is None
+    finder = TableFinder("5eed", "127.0.0.1", port=0, bind="127.0.0.1")
+    try:
+        import socket
+
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            deadline = time.monotonic() + GUARD
+            while finder.address(old) is None:
+                assert time.monotonic() < deadline, "the beacon was never heard"
+                for table_id in ("other", "5eed"):
+                    fake = {**beacon, "table": table_id}
+                    del fake["address"]  # the listener names the address from where the beacon came
+                    sock.sendto(json.dumps(fake).encode(), ("127.0.0.1", finder.browser.port))
+                time.sleep(0.05)
+        assert finder.address(old) == "ws://127.0.0.1:40002" and finder.address("ws://127.0.0.1:40002") is None
+    finally:
+        finder.close()
 
 
 def test_protocol_checks_each_field() -> None:
