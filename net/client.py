@@ -30,7 +30,7 @@ from engine import agents, registry
 from engine.observation import Observation
 from engine.rng import derived_rng
 from net import protocol as p
-from net.discovery import TableFinder, host_ip
+from net.discovery import DISCOVERY_PORT, TableFinder, host_ip
 from net.table import record_for_seat
 from saves.records import RecordsDB
 
@@ -256,6 +256,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--log", default=None, help="append every message received to this JSON Lines file")
     ap.add_argument("--record", action="store_true", help="record the finished match in this machine's records")
     ap.add_argument("--reconnect-seconds", type=float, default=30.0)
+    ap.add_argument("--follow", type=int, nargs="?", const=DISCOVERY_PORT, default=None, metavar="PORT",
+                    help="while reconnecting, listen for the table's beacons (UDP port, default "
+                         f"{DISCOVERY_PORT}) and follow it to a new address on the same computer")
+    ap.add_argument("--follow-bind", default="", metavar="ADDRESS",
+                    help="the address that listening binds to (default: every interface)")
     args = ap.parse_args(argv)
     if args.agent not in CLIENT_AGENTS:
         print(f"error: unknown agent {args.agent!r}; valid agents: {', '.join(CLIENT_AGENTS)}", file=sys.stderr)
@@ -269,7 +274,8 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError, KeyError, TypeError) as e:
             print(f"error: unreadable token file {token_file}: {e}", file=sys.stderr)
             return 2
-    client = Client(args.address, args.code, args.name, seat, token, args.reconnect_seconds)
+    client = Client(args.address, args.code, args.name, seat, token, args.reconnect_seconds, args.follow,
+                    args.follow_bind)
     client.start()
     log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115 - closed below
     agent: Any = None

@@ -153,9 +153,11 @@ class NetTable:
     """A host process and its client processes, each with a CARDTABLE_HOME of its own under ``tmp``."""
 
     def __init__(self, tmp: Path, game: str, seats: list[str], seed: int, hands: int | None = 1,
-                 variant: list[str] | None = None) -> None:
+                 variant: list[str] | None = None, beacon_port: int | None = None) -> None:
         self.tmp, self.game, self.seats, self.seed, self.hands = tmp, game, seats, seed, hands
         self.variant = variant or []
+        self.beacon_port = beacon_port
+        """Announce the table to this UDP port of 127.0.0.1 (None: no beacons)."""
         self.host: subprocess.Popen[str] | None = None
         self.info: dict[str, Any] = {}
         self.clients: dict[int, subprocess.Popen[str]] = {}
@@ -167,8 +169,9 @@ class NetTable:
         return env
 
     def start_host(self, resume: bool = False) -> dict[str, Any]:
-        args = [sys.executable, "-m", "net.host", "--bind", "127.0.0.1", "--no-announce", "--hand-pause", "0",
-                "--linger", "1"]
+        args = [sys.executable, "-m", "net.host", "--bind", "127.0.0.1", "--hand-pause", "0", "--linger", "1"]
+        args += ["--no-announce"] if self.beacon_port is None else \
+            ["--announce-to", "127.0.0.1", "--discovery-port", str(self.beacon_port)]
         if resume:
             args.append("--resume")
         else:
@@ -395,5 +398,46 @@ def test_a_killed_host_resumes_on_a_new_port_when_its_own_is_taken_and_the_clien
         assert [w["rejoined"] for w in welcomes] == [False, True]
         assert len(check_histories(table.messages(i))) == 1
     session = table.saved_session()
+    assert session.match.state.is_terminal()
+    table.verify(session, seeds)
+
+
+def free_udp_port() -> int:
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_a_client_follows_a_resumed_host_to_its_new_port_by_its_beacons(net_table: Any) -> None:
+    """The old port is taken while the host is down and the resumed host listens on a new one: the client, still
+    running, hears the table's beacon while it reconnects (beacons on 127.0.0.1 only), follows it and rejoins
+    its seat there with its token; it gets the hand so far and the hand finishes."""
+    import socket
+
+    beacons = free_udp_port()
+    table = net_table("briscola", ["remote", "ai:random"], seed=43, beacon_port=beacons)
+    table.start_host()
+    seeds = {0: 9}
+    table.start_client(0, seeds[0], ["--follow", str(beacons), "--follow-bind", "127.0.0.1"])
+    table.wait_for(0, "played", 6)
+    assert table.host is not None
+    table.host.send_signal(signal.SIGKILL)
+    table.host.wait()
+    old = table.info
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as blocker:
+        blocker.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        blocker.bind(("127.0.0.1", old["port"]))
+        blocker.listen()  # someone else has the port now
+        info = table.start_host(resume=True)
+        assert info["port"] != old["port"] and info["code"] == old["code"]
+        table.finish()
+    messages = table.messages(0)
+    assert [m["rejoined"] for m in messages if m["type"] == "welcome"] == [False, True]
+    moved = [m for m in messages if m["type"] == "connection" and m["state"] == "moved"]
+    assert [m["address"] for m in moved] == [info["address"]]
+    assert len(check_histories(messages)) == 1
+    session = table.final_session()
     assert session.match.state.is_terminal()
     table.verify(session, seeds)
