@@ -18,6 +18,8 @@ MAX_CLIENT_MESSAGE = 16 * 1024
 """Largest message (bytes) the host accepts from a client: a larger frame closes that connection (code 1009)."""
 MAX_HOST_MESSAGE = 4 * 1024 * 1024
 """Largest message (bytes) a client accepts from the host (a finished match's record is the largest)."""
+MAX_HISTORY = 1024 * 1024
+"""Largest ``history`` (bytes) the host sends: a longer hand's history keeps its last moves."""
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read aloud and type
 CODE_LENGTH = 6

@@ -360,9 +360,10 @@ class Table:
             self._hand_start = (self.hand, match.state.clone())
         return self._hand_start[1].clone()
 
-    def history(self, seat: int) -> dict[str, Any] | None:
+    def history(self, seat: int, limit: int = p.MAX_HISTORY) -> dict[str, Any] | None:
         """The current hand so far exactly as ``seat`` received it: its ``state`` at the deal, then each move's
-        ``played`` and the ``state`` after it (a hidden move of another seat stays hidden). None before the first
+        ``played`` and the ``state`` after it (a hidden move of another seat stays hidden). Beyond ``limit``
+        bytes only the last moves are kept (``first``: the ply of the first ``state``). None before the first
         move, or when the saved moves do not replay to the table's state."""
         assert self.session is not None
         moves = self.session.moves[self.hand] if len(self.session.moves) > self.hand else []
@@ -380,7 +381,14 @@ class Table:
             return None
         if state != self.state:
             return None
-        return {"type": "history", "hand": self.hand, "ply": len(moves), "messages": messages}
+        first, size = len(moves), 0
+        for ply in range(len(moves), -1, -1):  # from the last move back: a state and the move that led to it
+            size += sum(len(p.encode(m)) + 1 for m in messages[2 * ply - 1 if ply else 0:2 * ply + 1])
+            if size > limit:
+                break
+            first = ply
+        return {"type": "history", "hand": self.hand, "ply": len(moves), "first": first,
+                "messages": messages[2 * first:]}
 
     def turn_message(self) -> dict[str, Any]:
         state = self.state

@@ -67,9 +67,9 @@ def check_message(session: GameSession, states: dict[tuple[int, int], GameState]
     game = session.match.game
     kind = m["type"]
     if kind == "history":
-        inner = m["messages"]
-        assert [x["type"] for x in inner] == ["state"] + ["played", "state"] * m["ply"]
-        assert [x["ply"] for x in inner] == [0] + [p for p in range(1, m["ply"] + 1) for _ in range(2)]
+        inner, first = m["messages"], m["first"]
+        assert [x["type"] for x in inner] == ["state"] + ["played", "state"] * (m["ply"] - first)
+        assert [x["ply"] for x in inner] == [first] + [p for p in range(first + 1, m["ply"] + 1) for _ in range(2)]
         assert all(x["hand"] == m["hand"] for x in inner)
         for x in inner:
             check_message(session, states, seat, x)
@@ -118,7 +118,7 @@ def check_histories(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
         histories.append(m)
         told = {(x["type"], x["ply"]): x for x in m["messages"]}
         live = [x for x in messages[:i] if x["type"] in ("played", "state") and x["hand"] == m["hand"]
-                and x["ply"] <= m["ply"]]
+                and m["first"] + (x["type"] == "played") <= x["ply"] <= m["ply"]]
         for x in live:
             expected = {k: v for k, v in x.items() if k != "totals"}
             assert told[(x["type"], x["ply"])] == expected, (x["type"], x["ply"])
@@ -356,6 +356,7 @@ def test_a_killed_host_resumes_from_its_autosave_and_the_clients_rejoin(net_tabl
         welcomes = [m for m in table.messages(i) if m["type"] == "welcome"]
         assert [w["rejoined"] for w in welcomes] == [False, True]
         [history] = check_histories(table.messages(i))  # each player's log of the hand so far, as before
+        assert history["first"] == 0
         played = [m for m in history["messages"] if m["type"] == "played"]
         assert len(played) == history["ply"] >= 20
         seat = welcomes[0]["seat"]

@@ -358,6 +358,28 @@ def test_a_reconnecting_player_follows_only_its_own_tables_beacon_from_the_same_
         finder.close()
 
 
+def test_a_long_hands_history_keeps_its_last_moves_within_the_limit() -> None:
+    """A seat's history is the messages it was sent live, rebuilt from the hand's deal; a history beyond the
+    size limit keeps the last moves, from a ``state`` on."""
+    table = Table.create("pharaoh", "remote,ai:random,ai:random,ai:random", seed=5)
+    table.slots[0].taken = True
+    live: list[dict[str, Any]] = [m for seat, m in table.start() if seat == 0 and m["type"] == "state"]
+    rng = random.Random(1)
+    while table.ply < 60 and not table.state.is_terminal():
+        live += [m for seat, m in table.apply(rng.choice(table.state.legal_moves()))
+                 if seat == 0 and m["type"] in ("played", "state")]
+    table._hand_start = None  # as after a restart: the deal is worked out again from the seed
+    full = table.history(0)
+    assert full is not None and full["first"] == 0 and full["ply"] == table.ply
+    assert full["messages"] == [{k: v for k, v in m.items() if k != "totals"} for m in live]
+    limit = len(p.encode(full)) // 3
+    short = table.history(0, limit=limit)
+    assert short is not None and 0 < short["first"] < table.ply and len(p.encode(short)) <= limit + 200
+    assert short["messages"] == full["messages"][2 * short["first"]:]
+    start = short["messages"][0]
+    assert start["type"] == "state" and start["ply"] == short["first"]
+
+
 def test_protocol_checks_each_field() -> None:
     ok = p.decode('{"type": "move", "move": 3, "hand": 0, "ply": 5}', p.CLIENT_MESSAGES)
     assert ok["move"] == 3
