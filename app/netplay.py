@@ -584,6 +584,9 @@ class SharedScreenController:
         if state is None or state.is_terminal() or self.primary.waiting_deal or self.clock() < self.hold_until:
             return
         seat = state.current_player
+        sub = self.subs.get(seat)
+        if sub is not None and (sub.hand, sub.ply) in sub.sent:
+            return  # that seat's move is on its way to the host: the next state tells who is to move
         if seat in self.subs and self.viewer != seat and self.privacy_for != seat:
             self.privacy_for = seat
             self.viewer = None

@@ -487,6 +487,46 @@ def test_two_players_at_the_host_share_its_screen_as_at_hotseat(app: Any) -> Non
         app.reset_to(MenuScreen(app))
 
 
+def test_the_shared_screen_does_not_ask_again_for_a_player_whose_move_is_on_its_way() -> None:
+    """Two players at the host's screen: right after one of them moves, before the host's answer, the screen does
+    not bring up the privacy screen for that same player again (it would stay up while a remote player is to
+    move, and then show that hand)."""
+    from app.netplay import NetController, SharedScreenController
+
+    table = Table.create("sueca", ["local", "remote", "local", "ai:random"], seed=9)
+    table.slots[1].taken = True
+    inbox: dict[int, list[dict[str, Any]]] = {0: [], 2: []}
+    sent: list[tuple[int, int, int, int]] = []
+
+    def deliver(outbox: list[tuple[int, dict[str, Any]]]) -> None:
+        for seat, message in outbox:
+            if seat in inbox:
+                inbox[seat].append(message)
+
+    def receive(seat: int) -> list[dict[str, Any]]:
+        out, inbox[seat] = inbox[seat], []
+        return out
+
+    subs = {seat: NetController(table.game, seat, lambda seat=seat: receive(seat),  # type: ignore[misc]
+                                lambda m, h, p, seat=seat: sent.append((seat, m, h, p)),  # type: ignore[misc]
+                                lambda h: None, lambda: None) for seat in (0, 2)}
+    shared = SharedScreenController(subs)
+    deliver(table.start())
+    while table.state.current_player != 0:
+        deliver(table.apply(table.state.legal_moves()[0]))
+    shared.update()
+    assert shared.privacy_for == 0
+    shared.confirm_privacy()
+    assert shared.play(shared.state.legal_moves()[0]) is None and shared.viewer is None
+    shared.update()  # the host has not answered yet
+    assert shared.privacy_for is None and shared.viewer is None
+    seat, move, hand, ply = sent[-1]
+    assert seat == 0 and table.move(0, {"move": move, "hand": hand, "ply": ply}) == (None, "")
+    deliver(table.apply(move))
+    shared.update()
+    assert shared.current == 1 and shared.privacy_for is None and shared.viewer is None  # the remote player's turn
+
+
 def test_a_player_follows_a_host_that_had_to_change_its_port(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The host stops mid-hand and comes back on another port: joining again at the new address with the same
     code takes the player's seat back - with the token this app kept, or (an app started afresh) by the name
