@@ -487,6 +487,27 @@ def test_two_players_at_the_host_share_its_screen_as_at_hotseat(app: Any) -> Non
         app.reset_to(MenuScreen(app))
 
 
+def test_a_move_lost_with_the_connection_is_asked_again_after_the_rejoin() -> None:
+    """A move sent just before the connection dropped never reached the host: the rejoin's snapshot asks for it
+    again, and the player can make it (it is not taken for already sent)."""
+    from app.netplay import NetController
+
+    table = Table.create("sueca", ["remote", "ai:random", "ai:random", "ai:random"], seed=2)
+    table.slots[0].taken = True
+    table.start()
+    while table.state.current_player != 0:
+        table.apply(table.state.legal_moves()[0])
+    lost: list[int] = []
+    ctl = NetController(table.game, 0, list, lambda m, h, p: lost.append(m), lambda h: None, lambda: None)
+    for message in table.snapshot(0):
+        ctl.feed(message)
+    assert ctl.human_to_move() and ctl.play(ctl.state.legal_moves()[0]) is None and lost
+    assert not ctl.human_to_move()
+    for message in table.snapshot(0):  # the rejoin: the table is where it was
+        ctl.feed(message)
+    assert ctl.human_to_move() and ctl.ply == table.ply
+
+
 def test_the_shared_screen_does_not_ask_again_for_a_player_whose_move_is_on_its_way() -> None:
     """Two players at the host's screen: right after one of them moves, before the host's answer, the screen does
     not bring up the privacy screen for that same player again (it would stay up while a remote player is to
