@@ -188,7 +188,8 @@ class Client:
                 try:
                     message = p.decode(raw, p.HOST_MESSAGES)
                 except p.ProtocolError as e:
-                    self.inbox.put({"type": "error", "reason": e.reason, "message": f"from the host: {e}"})
+                    if e.reason != p.UNKNOWN_TYPE:  # a type a later host of this protocol may send: ignored
+                        self.inbox.put({"type": "error", "reason": e.reason, "message": f"from the host: {e}"})
                     continue
                 if message["type"] == "welcome":
                     self.seat, self.token, self.welcome = message["seat"], message["token"], message

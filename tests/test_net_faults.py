@@ -380,6 +380,31 @@ def test_a_long_hands_history_keeps_its_last_moves_within_the_limit() -> None:
     assert start["type"] == "state" and start["ply"] == short["first"]
 
 
+def test_a_client_ignores_a_message_type_it_does_not_know() -> None:
+    """A later host of the same protocol may send more message types: the client passes them over silently and
+    goes on; a malformed known message is still reported."""
+    from websockets.sync.server import ServerConnection, serve
+
+    def host(ws: ServerConnection) -> None:
+        ws.recv()  # the join
+        for message in ({"type": "novelty", "x": 1}, {"type": "state", "hand": 0}, {"type": "pong", "id": 4}):
+            ws.send(json.dumps(message))
+        ws.recv()  # until the client goes
+
+    with serve(host, "127.0.0.1", 0) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        client = Client(f"ws://127.0.0.1:{server.socket.getsockname()[1]}", "ABCDEF", "Ana", reconnect_seconds=0)
+        client.start()
+        got = []
+        while not got or got[-1]["type"] != "pong":
+            got.append(client.inbox.get(timeout=GUARD))
+        client.close()
+        server.shutdown()
+    assert [m["type"] for m in got] == ["connection", "error", "pong"]
+    assert got[1]["reason"] == p.BAD_FIELD
+
+
 def test_protocol_checks_each_field() -> None:
     ok = p.decode('{"type": "move", "move": 3, "hand": 0, "ply": 5}', p.CLIENT_MESSAGES)
     assert ok["move"] == 3
