@@ -168,6 +168,14 @@ class Controller:
             return self.pending.seat
         return None
 
+    def waiting_seat(self) -> int | None:
+        """The seat to move whose player is away (only at a network table; here: None)."""
+        return None
+
+    def seat_name(self, seat: int) -> str:
+        """A seat's name in the current language."""
+        return describe.seat_name(self.seats[seat].label)
+
     # --- frame update --------------------------------------------------------------------------
     def update(self) -> None:
         """Poll the worker, apply due AI moves and handle turn changes (call once per frame)."""

@@ -26,12 +26,20 @@ from engine.game import Game, HandResult, StateFormatError
 from engine.observation import Observation
 from engine.presets import LEVELS
 from net.client import Client
-from net.discovery import Announcer
+from net.discovery import DISCOVERY_PORT, Announcer
 from net.host import APP_AUTOSAVE_DIR, Host
 from net.protocol import clean_name, normalize_code
 from net.table import Table
 from saves.autosave import AutosaveStore
 from saves.paths import data_dir
+
+FOLLOW_PORT: int | None = DISCOVERY_PORT
+"""While a joined table's connection is lost, listen on this UDP port for its beacons, to follow a host that came
+back on another port (None: only retry the old address)."""
+FOLLOW_BIND = ""
+"""The address that listening binds to (every interface)."""
+RECONNECT_SECONDS = 120.0
+"""How long a joined table keeps reconnecting (the host's default time before an AI takes a lost seat)."""
 
 
 def ai_level_text(ai: str) -> str:
@@ -183,6 +191,10 @@ class NetController:
         self.match_end: dict[str, Any] | None = None
         self.waiting_deal = False
         self.lobby: dict[str, Any] | None = None
+        self.away: set[int] = set()
+        """Seats whose player has dropped and that nobody plays meanwhile: the table waits for them."""
+        self.names: dict[int, str] = {}
+        """Each seat's name as the lobby gives it (without "(away)" or "(AI)")."""
         self.session = None
         self.closed = False
         self.own_is_you = True
@@ -200,6 +212,9 @@ class NetController:
             self._name_seats(message.get("seats", []))
             if kind == "start":
                 self.match.totals = [float(x) for x in message.get("totals", self.match.totals)]
+                self.sent = set()  # the table as it is now: a move sent before a lost connection is asked again
+        elif kind == "history":
+            self._replay(message)
         elif kind == "state":
             self._new_state(message)
         elif kind == "played":
@@ -228,13 +243,45 @@ class NetController:
                         seconds=8)
         elif kind == "connection" and message.get("state") == "connected" and self.state is not None:
             self.notify(t("Connected to the table again."), seconds=4)
+        elif kind == "connection" and message.get("state") == "moved":
+            self.notify(t("The table is now at {address}: taking the seat back...",
+                          address=str(message.get("address", "")).removeprefix("ws://")), seconds=8)
 
     def _name_seats(self, seats: list[dict[str, Any]]) -> None:
         labels = seat_labels(seats, self.seat if self.own_is_you else None)
+        self.away = set()
         for s in seats:
             i = s.get("seat")
             if isinstance(i, int) and 0 <= i < len(self.seats) and i in labels:
                 self.seats[i] = NetSeat(labels[i], "ai" if s.get("kind") == "ai" else "human")
+                self.names[i] = str(s.get("name") or "") or t("Player {n}", n=i + 1)
+                if s.get("kind") == "remote" and s.get("taken") and not s.get("connected") and not s.get("takeover"):
+                    self.away.add(i)
+
+    def _replay(self, message: dict[str, Any]) -> None:
+        """The hand so far, as the host sent it on a (re)join or after it resumed: its messages are taken as they
+        would have been live (so the action log and the last trick are as they were), without sounds,
+        animations or the trick pause."""
+        entries = message.get("messages")
+        if not isinstance(entries, list):
+            return
+        listeners, hold, before = self.listeners, self.hold_until, self.state
+        self.listeners = []
+        try:
+            self.state = None
+            self.log, self.movers, self.last_trick = [], [], None
+            for entry in entries:
+                if isinstance(entry, dict) and entry.get("type") in ("state", "played") \
+                        and entry.get("hand") == message.get("hand"):
+                    self.feed(entry)
+        except (KeyError, TypeError, ValueError) as e:  # a history this version cannot read: the log starts now
+            self.notify(str(e).splitlines()[0] if str(e) else type(e).__name__, error=True, seconds=8)
+        finally:
+            self.listeners = listeners
+            self.hold_until = hold
+            self._after = None
+            if self.state is None:
+                self.state = before
 
     def _new_state(self, message: dict[str, Any]) -> None:
         try:
@@ -329,10 +376,25 @@ class NetController:
                 and self.state.current_player == self.seat and bool(self.moves))
 
     def thinking_seat(self) -> int | None:
+        """The other seat to move, unless its player is away (see :meth:`waiting_seat`)."""
         if self.state is None or self.state.is_terminal() or self.waiting_deal:
             return None
         seat = self.state.current_player
-        return None if seat == self.seat else seat
+        return None if seat == self.seat or seat in self.away else seat
+
+    def waiting_seat(self) -> int | None:
+        """The seat to move whose player has dropped: the table waits for them to reconnect (or for the host's
+        AI to take the seat over)."""
+        if self.state is None or self.state.is_terminal() or self.waiting_deal:
+            return None
+        seat = self.state.current_player
+        return seat if seat in self.away and seat != self.seat else None
+
+    def seat_name(self, seat: int) -> str:
+        """A seat's player as named at the table, without "(away)" (the own seat: "You" when it is so called)."""
+        if seat == self.seat and self.own_is_you:
+            return t("You")
+        return self.names.get(seat) or describe.seat_name(self.seats[seat].label)
 
     def update(self) -> None:
         """Take the messages that arrived (call once per frame)."""
@@ -522,6 +584,9 @@ class SharedScreenController:
         if state is None or state.is_terminal() or self.primary.waiting_deal or self.clock() < self.hold_until:
             return
         seat = state.current_player
+        sub = self.subs.get(seat)
+        if sub is not None and (sub.hand, sub.ply) in sub.sent:
+            return  # that seat's move is on its way to the host: the next state tells who is to move
         if seat in self.subs and self.viewer != seat and self.privacy_for != seat:
             self.privacy_for = seat
             self.viewer = None
@@ -627,8 +692,10 @@ class HostedTable:
             self._open(table, bind, 0, announce, ai, autosave)
         self.moved = isinstance(saved_port, int) and self.host.port != saved_port
         if self.moved:
-            text = t("The saved port was taken: the players join again at {address} with the code {code}.",
-                     address=self.address.removeprefix("ws://"), code=self.code)
+            text = t("The saved port was taken: the table is now at {address}.",
+                     address=self.address.removeprefix("ws://")) + " " + \
+                t("Players on this network follow it by themselves; others join there with the code {code}.",
+                  code=self.code)
             self.controller.notify(text, seconds=60)
         return self
 
@@ -698,7 +765,8 @@ class JoinedTable:
         self.address = address
         self.code = code
         seat, token = _seats_taken.get(normalize_code(code), (None, None))
-        self.client = Client(address, code, name or "Player", seat, token, reconnect_seconds=30.0)
+        self.client = Client(address, code, name or "Player", seat, token, reconnect_seconds=RECONNECT_SECONDS,
+                             discovery_port=FOLLOW_PORT, discovery_bind=FOLLOW_BIND)
         self.client.start()
         self.controller: NetController | None = None
         self.error = ""
@@ -706,7 +774,11 @@ class JoinedTable:
 
     def _receive(self) -> list[dict[str, Any]]:
         early, self._early = self._early, []
-        return early + _drain(self.client.inbox)
+        messages = early + _drain(self.client.inbox)
+        for message in messages:
+            if message.get("type") == "connection" and message.get("state") == "moved":
+                self.address = str(message.get("address") or self.address)  # the host came back elsewhere
+        return messages
 
     def poll(self) -> None:
         if self.controller is not None:

@@ -205,8 +205,8 @@ class Tour:
     def run_online(self) -> None:
         """About, Play online (with a table found on the network), the host's lobby (two players at the host's
         screen, one joined from another computer, an AI), that player's lobby and their network table, the host's
-        shared screen, then Play online offering to resume the hosted table and the resumed table (host and
-        player on 127.0.0.1 in this process)."""
+        shared screen, then Play online offering to resume the hosted table and the resumed table with its log and
+        the turn of the player who is away (host and player on 127.0.0.1 in this process)."""
         from app.netplay import HostedTable, JoinedTable, host_autosave
         from app.screens import online
         from app.screens.credits import CreditsScreen
@@ -271,6 +271,20 @@ class Tour:
             self.shot("online_table_host")
             app.top.ctl.confirm_privacy()
             self.shot("online_table_host_hand")
+            app.top.show_log = True  # the hand's log, as it was before the host stopped
+            self.shot("online_table_host_log")
+            app.top.show_log = False
+            resumed = app.top.ctl
+
+            def away_to_move() -> bool:  # the host's players play on until the player who is away is to move
+                if resumed.privacy_for is not None:
+                    resumed.confirm_privacy()
+                elif resumed.human_to_move() and resumed.state is not None:
+                    resumed.play(resumed.state.legal_moves()[0])
+                return resumed.waiting_seat() is not None and resumed.clock() >= resumed.hold_until
+
+            self.wait(away_to_move, 1500)
+            self.shot("online_table_waiting")
         finally:
             online.BROWSE, online.HOST_BIND, online.ANNOUNCE, online.HOST_AI = saved
             if app.top.name == "table":

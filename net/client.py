@@ -2,7 +2,9 @@
 
 :class:`Client` connects, joins (or rejoins with its token), and puts every message from the host on
 :attr:`Client.inbox` as a dict, plus its own ``{"type": "connection", "state": ...}`` notes (``connected``,
-``lost``, ``gave_up``). When the connection drops it reconnects and rejoins its seat for ``reconnect_seconds``.
+``lost``, ``moved`` with the new ``address``, ``gave_up``). When the connection drops it reconnects and rejoins its
+seat for ``reconnect_seconds``; with a ``discovery_port`` it also listens for the table's beacons meanwhile and
+follows the table to a new address on the same computer (a host that came back on another port).
 The caller's thread never blocks: :meth:`Client.move`, :meth:`Client.ready` and :meth:`Client.leave` only queue.
 
 ``python -m net.client --address ws://HOST:PORT --code CODE --agent random`` plays a seat headlessly.
@@ -28,6 +30,7 @@ from engine import agents, registry
 from engine.observation import Observation
 from engine.rng import derived_rng
 from net import protocol as p
+from net.discovery import DISCOVERY_PORT, TableFinder, host_ip
 from net.table import record_for_seat
 from saves.records import RecordsDB
 
@@ -39,13 +42,19 @@ class Client:
     """See the module docstring. ``seat`` and ``token`` are filled in by the host's welcome."""
 
     def __init__(self, address: str, code: str, name: str = "Player", seat: int | None = None,
-                 token: str | None = None, reconnect_seconds: float = 30.0) -> None:
+                 token: str | None = None, reconnect_seconds: float = 30.0, discovery_port: int | None = None,
+                 discovery_bind: str = "") -> None:
         self.address = address
         self.code = code
         self.name = name
         self.seat = seat
         self.token = token
         self.reconnect_seconds = reconnect_seconds
+        self.discovery_port = discovery_port
+        """Listen for the table's beacons on this UDP port while reconnecting (None: only retry the address)."""
+        self.discovery_bind = discovery_bind
+        self.table_id: str | None = None
+        """The table's id from the host's welcome (what its beacons carry)."""
         self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
         self.welcome: dict[str, Any] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -102,38 +111,66 @@ class Client:
         finally:
             loop.close()
 
-    def _note(self, state: str, message: str = "") -> None:
-        self.inbox.put({"type": "connection", "state": state, "message": message})
+    def _note(self, state: str, message: str = "", **extra: Any) -> None:
+        self.inbox.put({"type": "connection", "state": state, "message": message, **extra})
 
     async def _main(self) -> None:
         self._outgoing = asyncio.Queue()
         lost_at: float | None = None
-        while not self._done:
-            reason = "the connection closed"
-            try:
-                async with connect(self.address, max_size=p.MAX_HOST_MESSAGE, open_timeout=5, proxy=None,
-                                   ping_interval=10, ping_timeout=20, close_timeout=2) as ws:
-                    self._ws = ws
-                    lost_at = None
-                    self._note("connected")
-                    await self._session(ws)
-            except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as e:
-                reason = str(e) or type(e).__name__
-            except InvalidURI as e:
-                self._note("gave_up", f"bad address: {e}")
-                return
-            finally:
-                self._ws = None
-            if self._done:
-                return
-            now = time.monotonic()
-            if lost_at is None:
-                lost_at = now
-                self._note("lost", reason)
-            if now - lost_at > self.reconnect_seconds:
-                self._note("gave_up", f"no connection for {self.reconnect_seconds:g} s")
-                return
-            await asyncio.sleep(0.3)
+        finder: TableFinder | None = None
+        try:
+            while not self._done:
+                reason = "the connection closed"
+                try:
+                    async with connect(self.address, max_size=p.MAX_HOST_MESSAGE, open_timeout=5, proxy=None,
+                                       ping_interval=10, ping_timeout=20, close_timeout=2) as ws:
+                        self._ws = ws
+                        lost_at = None
+                        if finder is not None:
+                            finder.close()
+                            finder = None
+                        self._note("connected")
+                        await self._session(ws)
+                except (OSError, TimeoutError, InvalidHandshake, ConnectionClosed) as e:
+                    reason = str(e) or type(e).__name__
+                except InvalidURI as e:
+                    self._note("gave_up", f"bad address: {e}")
+                    return
+                finally:
+                    self._ws = None
+                if self._done:
+                    return
+                now = time.monotonic()
+                if lost_at is None:
+                    lost_at = now
+                    self._note("lost", reason)
+                    finder = await self._finder()
+                moved = finder.address(other_than=self.address) if finder is not None else None
+                if moved is not None:
+                    self.address = moved
+                    lost_at = now  # a new address to try: the full time again
+                    self._note("moved", f"the table is now at {moved}", address=moved)
+                    continue
+                if now - lost_at > self.reconnect_seconds:
+                    self._note("gave_up", f"no connection for {self.reconnect_seconds:g} s")
+                    return
+                await asyncio.sleep(0.3)
+        finally:
+            if finder is not None:
+                finder.close()
+
+    async def _finder(self) -> TableFinder | None:
+        """Listen for the table's beacons from the computer of its address (None when there is nothing to listen
+        for, or the discovery port cannot be opened: then only the address is retried)."""
+        if self.discovery_port is None or self.table_id is None or self.token is None:
+            return None
+        ip = await asyncio.to_thread(host_ip, self.address)
+        if ip is None:
+            return None
+        try:
+            return TableFinder(self.table_id, ip, self.discovery_port, self.discovery_bind)
+        except OSError:
+            return None
 
     async def _session(self, ws: ClientConnection) -> None:
         assert self._outgoing is not None
@@ -151,10 +188,13 @@ class Client:
                 try:
                     message = p.decode(raw, p.HOST_MESSAGES)
                 except p.ProtocolError as e:
-                    self.inbox.put({"type": "error", "reason": e.reason, "message": f"from the host: {e}"})
+                    if e.reason != p.UNKNOWN_TYPE:  # a type a later host of this protocol may send: ignored
+                        self.inbox.put({"type": "error", "reason": e.reason, "message": f"from the host: {e}"})
                     continue
                 if message["type"] == "welcome":
                     self.seat, self.token, self.welcome = message["seat"], message["token"], message
+                    table_id = message.get("table")
+                    self.table_id = table_id if isinstance(table_id, str) else self.table_id
                 self.inbox.put(message)
                 if message["type"] == "refused" or message["type"] in FINAL:
                     self._done = True
@@ -217,6 +257,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--log", default=None, help="append every message received to this JSON Lines file")
     ap.add_argument("--record", action="store_true", help="record the finished match in this machine's records")
     ap.add_argument("--reconnect-seconds", type=float, default=30.0)
+    ap.add_argument("--follow", type=int, nargs="?", const=DISCOVERY_PORT, default=None, metavar="PORT",
+                    help="while reconnecting, listen for the table's beacons (UDP port, default "
+                         f"{DISCOVERY_PORT}) and follow it to a new address on the same computer")
+    ap.add_argument("--follow-bind", default="", metavar="ADDRESS",
+                    help="the address that listening binds to (default: every interface)")
     args = ap.parse_args(argv)
     if args.agent not in CLIENT_AGENTS:
         print(f"error: unknown agent {args.agent!r}; valid agents: {', '.join(CLIENT_AGENTS)}", file=sys.stderr)
@@ -230,7 +275,8 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError, KeyError, TypeError) as e:
             print(f"error: unreadable token file {token_file}: {e}", file=sys.stderr)
             return 2
-    client = Client(args.address, args.code, args.name, seat, token, args.reconnect_seconds)
+    client = Client(args.address, args.code, args.name, seat, token, args.reconnect_seconds, args.follow,
+                    args.follow_bind)
     client.start()
     log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115 - closed below
     agent: Any = None

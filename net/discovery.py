@@ -4,7 +4,8 @@ Chosen over mDNS/zeroconf because it needs nothing beyond the standard library, 
 desktop system, and can be pointed at 127.0.0.1 (the tests never send anywhere else). A beacon is one JSON
 object (:func:`beacon`) sent every :data:`INTERVAL` seconds to UDP port :data:`DISCOVERY_PORT` of each target
 (the broadcast address by default). It never holds the table code: joining still needs the code from the host.
-Discovery is optional: a player can always type an address and a code.
+Discovery is optional: a player can always type an address and a code. The beacon's ``table`` id (not the
+code) also lets a player's app that lost its table find it again at a new address (:class:`TableFinder`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
+from urllib.parse import urlsplit
 
 from net import protocol as p
 
@@ -27,9 +29,10 @@ FORGET_AFTER = 5.0
 
 
 def beacon(port: int, table: Any) -> dict[str, Any]:
-    """The announcement of a table listening on ``port`` (game, free remote seats; never the code)."""
+    """The announcement of a table listening on ``port`` (its id, game, free remote seats; never the code)."""
     seats = table.seat_list()
     return {"format": BEACON_FORMAT, "protocol": p.PROTOCOL_VERSION, "app": p.app_version(), "port": port,
+            "table": table.table_id,
             "game": table.game.name, "players": len(seats), "started": table.started,
             "free_seats": [s["seat"] for s in seats if s["kind"] == "remote" and not s["taken"]],
             "host": socket.gethostname()[:64]}
@@ -126,3 +129,42 @@ def parse_beacon(data: bytes) -> dict[str, Any] | None:
     if not isinstance(info.get("protocol"), int) or not isinstance(info.get("game"), str):
         return None
     return info
+
+
+def find_table(tables: Iterable[dict[str, Any]], table_id: str, host_ip: str, other_than: str = "") -> str | None:
+    """An address other than ``other_than`` at which table ``table_id`` is announced from ``host_ip`` (the
+    computer the player was connected to), or None. A beacon of another table, another protocol or another
+    computer is not followed."""
+    for info in tables:
+        if info.get("table") != table_id or info.get("protocol") != p.PROTOCOL_VERSION:
+            continue
+        address = str(info.get("address", ""))
+        if urlsplit(address).hostname == host_ip and address != other_than:
+            return address
+    return None
+
+
+def host_ip(address: str) -> str | None:
+    """The IPv4 address of a ``ws://HOST:PORT`` address's host (a name is looked up), or None."""
+    try:
+        name = urlsplit(address).hostname
+        return socket.gethostbyname(name) if name else None
+    except (OSError, ValueError, UnicodeError):
+        return None
+
+
+class TableFinder:
+    """Listens for the beacons of one table (by its id) from one computer while a player reconnects: the
+    table's host may have come back on another port. :meth:`address` is the table's new address once heard."""
+
+    def __init__(self, table_id: str, host_ip: str, port: int = DISCOVERY_PORT, bind: str = "") -> None:
+        self.table_id = table_id
+        self.host_ip = host_ip
+        self.browser = Browser(port, bind)  # raises OSError when the port cannot be listened on
+
+    def address(self, other_than: str = "") -> str | None:
+        """The table's address heard in a recent beacon, other than ``other_than`` (None while not heard)."""
+        return find_table(self.browser.tables(), self.table_id, self.host_ip, other_than)
+
+    def close(self) -> None:
+        self.browser.close()

@@ -40,7 +40,7 @@ from engine.presets import LEVELS, preset_spec
 from engine.rng import derive_seed
 from engine.worker import MoveRequest, MoveWorker, WorkerDone, WorkerFailed
 from net import protocol as p
-from net.discovery import Announcer
+from net.discovery import DISCOVERY_PORT, Announcer
 from net.table import Outbox, Table, TableError, ai_move, random_fallback, record_for_seat
 from saves.autosave import AutosaveStore
 from saves.paths import data_dir
@@ -517,6 +517,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="autosave directory (default: net-host in the data directory, apart from the app's own)")
     ap.add_argument("--resume", action="store_true", help="resume the network table of the autosave")
     ap.add_argument("--no-announce", action="store_true", help="do not announce the table on the local network")
+    ap.add_argument("--announce-to", default="255.255.255.255", metavar="ADDRESS",
+                    help="where the beacons go (default: the local network's broadcast address)")
+    ap.add_argument("--discovery-port", type=int, default=DISCOVERY_PORT, metavar="PORT",
+                    help=f"the UDP port of the beacons (default {DISCOVERY_PORT})")
     ap.add_argument("--linger", type=float, default=2.0, help="seconds to stay up after the end for the players")
     args = ap.parse_args(argv)
     store = AutosaveStore(args.autosave if args.autosave else data_dir() / CLI_AUTOSAVE_DIR)
@@ -545,7 +549,7 @@ def main(argv: list[str] | None = None) -> int:
     def open_host(port: int) -> Host:
         return Host(table, args.bind, port, autosave=store, records=RecordsDB, ai=args.ai,
                     rejoin_timeout=args.rejoin_timeout, takeover=args.takeover, hand_pause=args.hand_pause,
-                    announcer=None if args.no_announce else Announcer())
+                    announcer=None if args.no_announce else Announcer((args.announce_to,), args.discovery_port))
 
     host = open_host(port)
     try:

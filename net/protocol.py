@@ -18,6 +18,8 @@ MAX_CLIENT_MESSAGE = 16 * 1024
 """Largest message (bytes) the host accepts from a client: a larger frame closes that connection (code 1009)."""
 MAX_HOST_MESSAGE = 4 * 1024 * 1024
 """Largest message (bytes) a client accepts from the host (a finished match's record is the largest)."""
+MAX_HISTORY = 1024 * 1024
+"""Largest ``history`` (bytes) the host sends: a longer hand's history keeps its last moves."""
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read aloud and type
 CODE_LENGTH = 6
@@ -72,6 +74,7 @@ HOST_MESSAGES: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "start": {"hand": (_INT, True)},
     "played": {"hand": (_INT, True), "ply": (_INT, True), "seat": (_INT, True)},
     "state": {"hand": (_INT, True), "ply": (_INT, True), "observation": ((dict,), True)},
+    "history": {"hand": (_INT, True), "ply": (_INT, True), "messages": ((list,), True)},
     "your_turn": {"hand": (_INT, True), "ply": (_INT, True), "moves": ((list,), True)},
     "move_refused": {"reason": (_STR, True), "message": (_STR, True)},
     "hand_end": {"hand": (_INT, True), "result": ((dict,), True), "totals": ((list,), True)},

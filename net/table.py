@@ -17,6 +17,7 @@ from typing import Any
 
 from engine import agents, registry
 from engine.game import Game, GameError, GameState, StateFormatError
+from engine.match import Match
 from engine.presets import LEVELS, preset_spec
 from net import protocol as p
 from saves.records import RecordsDB
@@ -116,6 +117,10 @@ class Table:
     hand_limit: int | None = None
     """Stop after this many hands (tests and demos); None = play the match to its end."""
     ready: set[int] = field(default_factory=set)
+    table_id: str = field(default_factory=lambda: secrets.token_hex(8))
+    """Names this table on the local network (beacons, ``welcome``), so a player's app finds it again at a new
+    address; unlike the code it is public and does not let anyone join."""
+    _hand_start: tuple[int, GameState] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def create(cls, game_name: str, seats: str | list[str], variant: dict[str, Any] | None = None,
@@ -139,8 +144,12 @@ class Table:
         if len(slots) != session.match.game.num_players:
             raise StateFormatError("the saved network seats do not match the game")
         limit = net.get("hand_limit")
-        return cls(session.match.game, slots, session.seed, p.normalize_code(str(net.get("code", ""))), session,
-                   limit if isinstance(limit, int) else None)
+        table = cls(session.match.game, slots, session.seed, p.normalize_code(str(net.get("code", ""))), session,
+                    limit if isinstance(limit, int) else None)
+        table_id = net.get("table_id")
+        if isinstance(table_id, str) and 0 < len(table_id) <= 64:
+            table.table_id = table_id
+        return table
 
     # --- state ------------------------------------------------------------------------------------------
     @property
@@ -184,7 +193,7 @@ class Table:
 
     def net_meta(self, port: int | None = None) -> dict[str, Any]:
         """What ``session.meta["net"]`` holds (seats with their tokens: it stays on the host)."""
-        return {"code": self.code, "slots": [s.to_dict() for s in self.slots], "port": port,
+        return {"code": self.code, "table_id": self.table_id, "slots": [s.to_dict() for s in self.slots], "port": port,
                 "hand_limit": self.hand_limit, "protocol": p.PROTOCOL_VERSION}
 
     # --- lobby --------------------------------------------------------------------------------------------
@@ -257,9 +266,9 @@ class Table:
             slot.name = name
         slot.connected = True
         welcome = {"type": "welcome", "seat": seat, "token": slot.token, "name": slot.name, "rejoined": rejoined,
-                   "protocol": p.PROTOCOL_VERSION, "app": p.app_version(), "game": self.game.name,
-                   "variant": self.game.variant, "players": self.game.num_players, "teams": self.game.teams(),
-                   "app_mismatch": message["app"] != p.app_version()}
+                   "table": self.table_id, "protocol": p.PROTOCOL_VERSION, "app": p.app_version(),
+                   "game": self.game.name, "variant": self.game.variant, "players": self.game.num_players,
+                   "teams": self.game.teams(), "app_mismatch": message["app"] != p.app_version()}
         return seat, welcome
 
     def release(self, seat: int, leave: bool = False) -> None:
@@ -292,6 +301,7 @@ class Table:
         seats = [Seat("human", s.name or f"Player {i + 1}") if s.human else
                  Seat("ai", s.name or f"AI {i + 1}", spec=s.spec, preset=s.preset) for i, s in enumerate(self.slots)]
         self.session = GameSession.start(self.game, seats, self.seed)
+        self._hand_start = (self.hand, self.state.clone())
         return self.deal_messages()
 
     def deal_messages(self) -> Outbox:
@@ -301,12 +311,16 @@ class Table:
         return out
 
     def snapshot(self, seat: int) -> list[dict[str, Any]]:
-        """What a seat needs to (re)draw the table now: start, its observation, your_turn / hand_end."""
+        """What a seat needs to (re)draw the table now: start, the hand's history as the seat saw it, its
+        observation, your_turn / hand_end."""
         assert self.session is not None
         match = self.session.match
         msgs: list[dict[str, Any]] = [{
             "type": "start", "hand": self.hand, "dealer": match.dealer, "totals": list(match.totals),
             "game": self.game.name, "variant": self.game.variant, "seats": self.seat_list(), "seat": seat}]
+        history = self.history(seat)
+        if history is not None:
+            msgs.append(history)
         msgs.append(self.state_message(seat))
         if self.state.is_terminal():
             msgs.extend(self.end_messages(seat))
@@ -317,10 +331,64 @@ class Table:
     def state_message(self, seat: int) -> dict[str, Any]:
         """The seat's own observation (``Observation.to_dict``) and the public facts around it."""
         assert self.session is not None
-        state = self.state
-        return {"type": "state", "hand": self.hand, "ply": self.ply, "observation": state.observation(seat).to_dict(),
-                "current_player": state.current_player, "dealer": self.session.match.dealer,
-                "totals": list(self.session.match.totals)}
+        return {**self._view(seat, self.state, self.ply), "totals": list(self.session.match.totals)}
+
+    def _view(self, seat: int, state: GameState, ply: int) -> dict[str, Any]:
+        assert self.session is not None
+        return {"type": "state", "hand": self.hand, "ply": ply, "observation": state.observation(seat).to_dict(),
+                "current_player": state.current_player,
+                "dealer": self.session.match.dealer}
+
+    def _played(self, state: GameState, move: int, ply: int) -> tuple[int, dict[str, Any], dict[str, Any]]:
+        """``(mover, played message for the mover and every seat when the move is public, for the others when
+        it is hidden)`` of ``move`` made in ``state`` as the hand's move number ``ply``."""
+        public = {"type": "played", "hand": self.hand, "ply": ply, "seat": state.current_player, "move": move,
+                  "text": state.move_text(move), "cards": list(state.move_cards(move)), "hidden": False}
+        if not state.is_pass_move(move):
+            return state.current_player, public, public
+        return state.current_player, public, {**public, "move": None, "text": None, "cards": [], "hidden": True}
+
+    def hand_start(self) -> GameState:
+        """The current hand as it was dealt (re-dealt from the seed and the earlier hands' moves once per hand)."""
+        assert self.session is not None
+        if self._hand_start is None or self._hand_start[0] != self.hand:
+            match = Match.start(self.game, self.session.seed)
+            for moves in self.session.moves[:self.hand]:
+                for move in moves:
+                    match.state.apply(move)
+                match.next_hand()
+            self._hand_start = (self.hand, match.state.clone())
+        return self._hand_start[1].clone()
+
+    def history(self, seat: int, limit: int = p.MAX_HISTORY) -> dict[str, Any] | None:
+        """The current hand so far exactly as ``seat`` received it: its ``state`` at the deal, then each move's
+        ``played`` and the ``state`` after it (a hidden move of another seat stays hidden). Beyond ``limit``
+        bytes only the last moves are kept (``first``: the ply of the first ``state``). None before the first
+        move, or when the saved moves do not replay to the table's state."""
+        assert self.session is not None
+        moves = self.session.moves[self.hand] if len(self.session.moves) > self.hand else []
+        if not moves:
+            return None
+        try:
+            state = self.hand_start()
+            messages = [self._view(seat, state, 0)]
+            for ply, move in enumerate(moves, 1):
+                mover, public, secret = self._played(state, move, ply)
+                messages.append(public if mover == seat else secret)
+                state.apply(move)
+                messages.append(self._view(seat, state, ply))
+        except (GameError, StateFormatError, ValueError):
+            return None
+        if state != self.state:
+            return None
+        first, size = len(moves), 0
+        for ply in range(len(moves), -1, -1):  # from the last move back: a state and the move that led to it
+            size += sum(len(p.encode(m)) + 1 for m in messages[2 * ply - 1 if ply else 0:2 * ply + 1])
+            if size > limit:
+                break
+            first = ply
+        return {"type": "history", "hand": self.hand, "ply": len(moves), "first": first,
+                "messages": messages[2 * first:]}
 
     def turn_message(self) -> dict[str, Any]:
         state = self.state
@@ -372,16 +440,11 @@ class Table:
     def apply(self, move: int) -> Outbox:
         """Apply a checked move of the seat to move and return every seat's messages."""
         assert self.session is not None
-        state = self.state
-        mover = state.current_player
-        hidden = state.is_pass_move(move)
-        public = {"type": "played", "hand": self.hand, "ply": self.ply + 1, "seat": mover, "move": move,
-                  "text": state.move_text(move), "cards": list(state.move_cards(move)), "hidden": False}
-        secret = {**public, "move": None, "text": None, "cards": [], "hidden": True}
+        mover, public, secret = self._played(self.state, move, self.ply + 1)
         self.session.apply(move)
         out: Outbox = []
         for seat in self.humans():
-            out.append((seat, secret if hidden and seat != mover else public))
+            out.append((seat, public if seat == mover else secret))
             out.append((seat, self.state_message(seat)))
         if self.state.is_terminal():
             self.ready = set()
@@ -400,6 +463,7 @@ class Table:
             return []
         self.session.match.finish_hand()
         self.session.next_hand()
+        self._hand_start = (self.hand, self.state.clone())
         self.ready = set()
         return self.deal_messages()
 

@@ -313,6 +313,44 @@ def test_an_unreadable_state_is_reported_and_the_table_stays_as_it_was() -> None
     assert "malformed sueca observation" in ctl.notices[-1].text
 
 
+def test_a_seat_whose_player_dropped_reads_waiting_for_them_to_reconnect(app: Any) -> None:
+    """While a remote player is away and it is their turn, the table does not say they are thinking: it says it
+    waits for them to reconnect (in each language), and once they are back that they are thinking."""
+    from app import navigation
+    from app.netplay import NetController
+    from net import protocol as p
+
+    table = Table.create("sueca", ["local", "remote", "ai:random", "ai:random"], seed=4)
+    hello = {"protocol": p.PROTOCOL_VERSION, "app": p.app_version(), "code": table.code, "name": "Rita", "seat": 1}
+    seat, welcome = table.join({"type": "join", **hello})
+    assert seat == 1
+    table.start()
+    table.release(1)  # Rita's connection dropped
+    ctl = NetController(table.game, 0, list, lambda *a: None, lambda h: None, lambda: None)
+    for message in table.snapshot(0):
+        ctl.feed(message)
+    while table.state.current_player != 1:
+        for to, message in table.apply(table.state.legal_moves()[0]):
+            if to == 0:
+                ctl.feed(message)
+    app.reset_to(navigation.make(app, "table", ctl))
+    app.step()
+    screen = app.top
+    assert ctl.waiting_seat() == 1 and ctl.thinking_seat() is None
+    assert screen.status_text() == "Waiting for Rita to reconnect..."
+    assert describe.seat_name(ctl.seats[1].label) == "Rita (away)"
+    for lang, text in [("pt", "À espera que Rita volte a ligar-se..."), ("it", "In attesa che Rita si ricolleghi..."),
+                       ("sk", "Čaká sa, kým sa Rita znova pripojí...")]:
+        i18n.set_language(lang)
+        assert screen.status_text() == text
+    i18n.set_language("en")
+    assert table.join({"type": "rejoin", **hello, "token": welcome["token"]})[0] == 1  # Rita is back
+    ctl.feed(table.lobby_message())
+    app.step()
+    assert ctl.waiting_seat() is None and ctl.thinking_seat() == 1
+    assert screen.status_text() == "Rita is thinking..."
+
+
 def test_the_app_host_resumes_its_table_and_the_player_rejoins(app: Any) -> None:
     """The app's host saves its table after every move (apart from the local autosave); after the host stops
     mid-hand, "Resume the hosted table" reopens it on the same port, the remote player's app rejoins its seat
@@ -352,6 +390,10 @@ def test_the_app_host_resumes_its_table_and_the_player_rejoins(app: Any) -> None
         saved = host_autosave().peek()
         assert saved is not None and saved.meta["net"]["code"] == first.code
         assert 5 <= saved.ply < 40 and not saved.match.state.is_terminal()
+        table.ctl.update()  # what the host's seat was told before it stopped
+        assert table.ctl.ply == saved.ply
+        log_before = list(table.ctl.log)
+        assert sum(e.kind in ("play", "lay", "capture") for e in log_before) == saved.ply
         assert not AutosaveStore(data_dir()).exists()  # the app's own autosave is untouched
         app.reset_to(MenuScreen(app))
         app.step()
@@ -364,6 +406,8 @@ def test_the_app_host_resumes_its_table_and_the_player_rejoins(app: Any) -> None
         second = resumed.ctl.owner  # the resumed HostedTable
         assert second is not first and second.address == first.address and second.code == first.code
         assert resumed.ctl.ply == saved.ply and resumed.ctl.hand == 0
+        assert resumed.ctl.log == log_before  # the action log of the hand so far, as it was
+        assert resumed.ctl.last_trick == table.ctl.last_trick
         frames_until(app, lambda: second.table.slots[1].connected, "the player back", lambda: both_play(resumed))
         frames_until(app, lambda: app.top.name == "summary", "the end of the hand", lambda: both_play(resumed))
         truth = second.table.session.match.hands[0]
@@ -443,12 +487,75 @@ def test_two_players_at_the_host_share_its_screen_as_at_hotseat(app: Any) -> Non
         app.reset_to(MenuScreen(app))
 
 
-def test_a_player_follows_a_host_that_had_to_change_its_port(tmp_path: Path) -> None:
+def test_a_move_lost_with_the_connection_is_asked_again_after_the_rejoin() -> None:
+    """A move sent just before the connection dropped never reached the host: the rejoin's snapshot asks for it
+    again, and the player can make it (it is not taken for already sent)."""
+    from app.netplay import NetController
+
+    table = Table.create("sueca", ["remote", "ai:random", "ai:random", "ai:random"], seed=2)
+    table.slots[0].taken = True
+    table.start()
+    while table.state.current_player != 0:
+        table.apply(table.state.legal_moves()[0])
+    lost: list[int] = []
+    ctl = NetController(table.game, 0, list, lambda m, h, p: lost.append(m), lambda h: None, lambda: None)
+    for message in table.snapshot(0):
+        ctl.feed(message)
+    assert ctl.human_to_move() and ctl.play(ctl.state.legal_moves()[0]) is None and lost
+    assert not ctl.human_to_move()
+    for message in table.snapshot(0):  # the rejoin: the table is where it was
+        ctl.feed(message)
+    assert ctl.human_to_move() and ctl.ply == table.ply
+
+
+def test_the_shared_screen_does_not_ask_again_for_a_player_whose_move_is_on_its_way() -> None:
+    """Two players at the host's screen: right after one of them moves, before the host's answer, the screen does
+    not bring up the privacy screen for that same player again (it would stay up while a remote player is to
+    move, and then show that hand)."""
+    from app.netplay import NetController, SharedScreenController
+
+    table = Table.create("sueca", ["local", "remote", "local", "ai:random"], seed=9)
+    table.slots[1].taken = True
+    inbox: dict[int, list[dict[str, Any]]] = {0: [], 2: []}
+    sent: list[tuple[int, int, int, int]] = []
+
+    def deliver(outbox: list[tuple[int, dict[str, Any]]]) -> None:
+        for seat, message in outbox:
+            if seat in inbox:
+                inbox[seat].append(message)
+
+    def receive(seat: int) -> list[dict[str, Any]]:
+        out, inbox[seat] = inbox[seat], []
+        return out
+
+    subs = {seat: NetController(table.game, seat, lambda seat=seat: receive(seat),  # type: ignore[misc]
+                                lambda m, h, p, seat=seat: sent.append((seat, m, h, p)),  # type: ignore[misc]
+                                lambda h: None, lambda: None) for seat in (0, 2)}
+    shared = SharedScreenController(subs)
+    deliver(table.start())
+    while table.state.current_player != 0:
+        deliver(table.apply(table.state.legal_moves()[0]))
+    shared.update()
+    assert shared.privacy_for == 0
+    shared.confirm_privacy()
+    assert shared.play(shared.state.legal_moves()[0]) is None and shared.viewer is None
+    shared.update()  # the host has not answered yet
+    assert shared.privacy_for is None and shared.viewer is None
+    seat, move, hand, ply = sent[-1]
+    assert seat == 0 and table.move(0, {"move": move, "hand": hand, "ply": ply}) == (None, "")
+    deliver(table.apply(move))
+    shared.update()
+    assert shared.current == 1 and shared.privacy_for is None and shared.viewer is None  # the remote player's turn
+
+
+def test_a_player_follows_a_host_that_had_to_change_its_port(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The host stops mid-hand and comes back on another port: joining again at the new address with the same
     code takes the player's seat back - with the token this app kept, or (an app started afresh) by the name
-    the player played under - and the player gets the current state."""
+    the player played under - and the player gets the current state and the hand's log as it was."""
     from app import netplay
     from saves.autosave import AutosaveStore
+
+    monkeypatch.setattr(netplay, "FOLLOW_PORT", None)  # no discovery here: the address is typed again
 
     store = AutosaveStore(tmp_path / "host")
     table = Table.create("bisca", ["remote", "ai:random"], {}, seed=12)
@@ -471,6 +578,13 @@ def test_a_player_follows_a_host_that_had_to_change_its_port(tmp_path: Path) -> 
                 ctl.play(ctl.state.legal_moves()[0])
             time.sleep(0.003)
         host.stop()
+        for _ in range(STEPS):
+            joined.poll()
+            if ctl.ply == table.ply:
+                break
+            time.sleep(0.003)
+        log_before = list(ctl.log)
+        assert ctl.ply == table.ply and len(log_before) >= table.ply
         joined.close()
         for forget in (False, True):
             if forget:  # a player whose app was restarted: no token, the same name
@@ -493,10 +607,88 @@ def test_a_player_follows_a_host_that_had_to_change_its_port(tmp_path: Path) -> 
                 assert again.client.welcome is not None and again.client.welcome["rejoined"]
                 assert again.controller is not None and again.controller.seat == 0
                 assert again.controller.ply == saved.ply
+                log = again.controller.log  # a new app's table: the hand's log as it was (and what the AI
+                assert log[:len(log_before)] == log_before  # may have played since at the new address)
             finally:
                 again.client.close()
                 moved.stop()
     finally:
+        for h in hosts:
+            h.stop()
+
+
+def free_udp_port() -> int:
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_a_players_app_finds_a_host_that_came_back_on_another_port(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host stops mid-hand and comes back on another port: the player's app, reconnecting, hears the
+    table's beacon (its table id, from the same computer), follows it to the new address and takes its seat
+    back with its token - nothing typed - with the hand's log as it was (beacons on 127.0.0.1 only)."""
+    from app import netplay
+    from net.discovery import Announcer
+    from saves.autosave import AutosaveStore
+
+    port = free_udp_port()
+    monkeypatch.setattr(netplay, "FOLLOW_PORT", port)
+    monkeypatch.setattr(netplay, "FOLLOW_BIND", "127.0.0.1")
+    store = AutosaveStore(tmp_path / "host")
+    table = Table.create("briscola", ["remote", "ai:random"], {}, seed=14)
+    host = Host(table, "127.0.0.1", 0, ai="agents", autosave=store, hand_pause=30)
+    first = host.start()
+    joined = netplay.JoinedTable(first, table.code, "Rita")
+    hosts = [host]
+
+    def until(done: Any, what: str) -> None:
+        for _ in range(STEPS):
+            joined.poll()
+            if done():
+                return
+            time.sleep(0.003)
+        raise AssertionError(f"never: {what}")
+
+    try:
+        until(lambda: joined.controller is not None and joined.controller.lobby is not None, "the lobby")
+        host.start_match()
+        ctl = joined.controller
+        assert ctl is not None
+
+        def play() -> bool:
+            if ctl.human_to_move() and table.ply < 5:
+                ctl.play(ctl.state.legal_moves()[0])
+            return table.ply >= 5 and ctl.human_to_move()
+
+        until(play, "five moves, then the player's turn")  # (the AI cannot play on before the player is back)
+        host.stop()
+        log_before, state_before = list(ctl.log), ctl.state
+        saved = store.load().session
+        assert saved is not None and saved.ply == ctl.ply
+        ply = saved.ply
+        beacons = Announcer(("127.0.0.1",), port, interval=0.1)
+        moved = Host(Table.from_session(saved), "127.0.0.1", 0, ai="agents", autosave=store, hand_pause=30,
+                     announcer=beacons)
+        hosts.append(moved)
+        address = moved.start()
+        assert address != first
+        until(lambda: joined.address == address and ctl.state is not state_before and ctl.human_to_move(),
+              "the seat taken back at the new address")  # (the snapshot's your_turn came last)
+        assert joined.client.welcome is not None and joined.client.welcome["rejoined"] and ctl.ply == ply
+        assert joined.client.address == address and joined.controller is ctl and ctl.seat == 0
+        assert ctl.log == log_before
+        assert any("now at" in n.text for n in ctl.notices)  # the player is told where the table went
+        def play_on() -> bool:
+            if ctl.human_to_move():
+                ctl.play(ctl.state.legal_moves()[0])
+            return moved.table.ply >= ply + 3  # (three moves of a two-player trick game: both seats)
+
+        until(play_on, "the player's moves at the new address")
+    finally:
+        joined.close()
         for h in hosts:
             h.stop()
 

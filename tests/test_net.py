@@ -51,47 +51,78 @@ def true_states(session: GameSession) -> dict[tuple[int, int], GameState]:
 
 def check_messages(session: GameSession, messages: list[dict[str, Any]]) -> dict[str, int]:
     """Assert that every message of one client shows exactly its seat's view of the true game; count them."""
-    game = session.match.game
     states = true_states(session)
     seat = next(m["seat"] for m in messages if m["type"] in ("welcome", "start"))
     counts: dict[str, int] = {}
     for m in messages:
         kind = m["type"]
         counts[kind] = counts.get(kind, 0) + 1
-        if kind in ("welcome", "start"):
-            assert m["seat"] == seat and m["game"] == game.name
-        elif kind == "state":
-            true = states[(m["hand"], m["ply"])]
-            obs = true.observation(seat)
-            assert m["observation"] == json.loads(json.dumps(obs.to_dict())), (m["hand"], m["ply"])
-            hands = m["observation"]["state"]["hands"]
-            for other, text in enumerate(hands):
-                if other != seat:  # the literal check: no card of another hand that this seat cannot see
-                    assert game.deck.parse_set(text) & obs.unknown == 0
-                    assert game.deck.parse_set(text) & true.hands[other] == game.deck.parse_set(text)  # type: ignore[attr-defined]
-            assert m["current_player"] == true.current_player
-        elif kind == "played":
-            before, after = states[(m["hand"], m["ply"] - 1)], states[(m["hand"], m["ply"])]
-            move = session.moves[m["hand"]][m["ply"] - 1]
-            assert m["seat"] == before.current_player
-            if m["hidden"]:
-                assert m["seat"] != seat and before.is_pass_move(move)
-                assert m["move"] is None and m["cards"] == [] and m["text"] is None
-            else:
-                assert m["move"] == move and m["text"] == before.move_text(move)
-                unknown = after.observation(seat).unknown
-                assert all(not unknown >> c & 1 for c in m["cards"]), "an event revealed a hidden card"
-        elif kind == "your_turn":
-            true = states[(m["hand"], m["ply"])]
-            assert true.current_player == seat == m["seat"]
-            assert [x["move"] for x in m["moves"]] == true.legal_moves()
-        elif kind == "hand_end":
-            assert m["result"] == json.loads(json.dumps(session.match.hands[m["hand"]].to_dict()))
-        elif kind == "match_end":
-            assert session.match.over and m["totals"] == session.match.totals
-        elif kind in ("error", "move_refused", "refused"):
-            raise AssertionError(f"unexpected {kind}: {m}")
+        check_message(session, states, seat, m)
     return counts
+
+
+def check_message(session: GameSession, states: dict[tuple[int, int], GameState], seat: int,
+                  m: dict[str, Any]) -> None:
+    """Assert that one message shows exactly ``seat``'s view of the true game (a history: each message in it)."""
+    game = session.match.game
+    kind = m["type"]
+    if kind == "history":
+        inner, first = m["messages"], m["first"]
+        assert [x["type"] for x in inner] == ["state"] + ["played", "state"] * (m["ply"] - first)
+        assert [x["ply"] for x in inner] == [first] + [p for p in range(first + 1, m["ply"] + 1) for _ in range(2)]
+        assert all(x["hand"] == m["hand"] for x in inner)
+        for x in inner:
+            check_message(session, states, seat, x)
+    elif kind in ("welcome", "start"):
+        assert m["seat"] == seat and m["game"] == game.name
+    elif kind == "state":
+        true = states[(m["hand"], m["ply"])]
+        obs = true.observation(seat)
+        assert m["observation"] == json.loads(json.dumps(obs.to_dict())), (m["hand"], m["ply"])
+        hands = m["observation"]["state"]["hands"]
+        for other, text in enumerate(hands):
+            if other != seat:  # the literal check: no card of another hand that this seat cannot see
+                assert game.deck.parse_set(text) & obs.unknown == 0
+                assert game.deck.parse_set(text) & true.hands[other] == game.deck.parse_set(text)  # type: ignore[attr-defined]
+        assert m["current_player"] == true.current_player
+    elif kind == "played":
+        before, after = states[(m["hand"], m["ply"] - 1)], states[(m["hand"], m["ply"])]
+        move = session.moves[m["hand"]][m["ply"] - 1]
+        assert m["seat"] == before.current_player
+        if m["hidden"]:
+            assert m["seat"] != seat and before.is_pass_move(move)
+            assert m["move"] is None and m["cards"] == [] and m["text"] is None
+        else:
+            assert m["move"] == move and m["text"] == before.move_text(move)
+            unknown = after.observation(seat).unknown
+            assert all(not unknown >> c & 1 for c in m["cards"]), "an event revealed a hidden card"
+    elif kind == "your_turn":
+        true = states[(m["hand"], m["ply"])]
+        assert true.current_player == seat == m["seat"]
+        assert [x["move"] for x in m["moves"]] == true.legal_moves()
+    elif kind == "hand_end":
+        assert m["result"] == json.loads(json.dumps(session.match.hands[m["hand"]].to_dict()))
+    elif kind == "match_end":
+        assert session.match.over and m["totals"] == session.match.totals
+    elif kind in ("error", "move_refused", "refused"):
+        raise AssertionError(f"unexpected {kind}: {m}")
+
+
+def check_histories(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Assert that each ``history`` a client got repeats exactly the ``played`` and ``state`` messages it had
+    received live for those moves of the hand; returns the histories."""
+    histories = []
+    for i, m in enumerate(messages):
+        if m["type"] != "history":
+            continue
+        histories.append(m)
+        told = {(x["type"], x["ply"]): x for x in m["messages"]}
+        live = [x for x in messages[:i] if x["type"] in ("played", "state") and x["hand"] == m["hand"]
+                and m["first"] + (x["type"] == "played") <= x["ply"] <= m["ply"]]
+        for x in live:
+            expected = {k: v for k, v in x.items() if k != "totals"}
+            assert told[(x["type"], x["ply"])] == expected, (x["type"], x["ply"])
+    return histories
 
 
 def play_locally(game: Game, seed: int, seats: list[str], client_seeds: dict[int, int], hands: int) -> GameSession:
@@ -122,9 +153,11 @@ class NetTable:
     """A host process and its client processes, each with a CARDTABLE_HOME of its own under ``tmp``."""
 
     def __init__(self, tmp: Path, game: str, seats: list[str], seed: int, hands: int | None = 1,
-                 variant: list[str] | None = None) -> None:
+                 variant: list[str] | None = None, beacon_port: int | None = None) -> None:
         self.tmp, self.game, self.seats, self.seed, self.hands = tmp, game, seats, seed, hands
         self.variant = variant or []
+        self.beacon_port = beacon_port
+        """Announce the table to this UDP port of 127.0.0.1 (None: no beacons)."""
         self.host: subprocess.Popen[str] | None = None
         self.info: dict[str, Any] = {}
         self.clients: dict[int, subprocess.Popen[str]] = {}
@@ -136,8 +169,9 @@ class NetTable:
         return env
 
     def start_host(self, resume: bool = False) -> dict[str, Any]:
-        args = [sys.executable, "-m", "net.host", "--bind", "127.0.0.1", "--no-announce", "--hand-pause", "0",
-                "--linger", "1"]
+        args = [sys.executable, "-m", "net.host", "--bind", "127.0.0.1", "--hand-pause", "0", "--linger", "1"]
+        args += ["--no-announce"] if self.beacon_port is None else \
+            ["--announce-to", "127.0.0.1", "--discovery-port", str(self.beacon_port)]
         if resume:
             args.append("--resume")
         else:
@@ -297,6 +331,8 @@ def test_a_killed_client_rejoins_its_seat_and_the_hand_finishes(net_table: Any) 
     table.finish()
     rejoined = table.messages(1)
     assert [m["rejoined"] for m in rejoined if m["type"] == "welcome"] == [False, True]
+    [history] = check_histories(rejoined)  # the hand so far, as it was seen live: the table's log is as before
+    assert history["ply"] >= 2
     session = table.saved_session()
     assert session.match.state.is_terminal()
     table.verify(session, seeds)
@@ -319,9 +355,16 @@ def test_a_killed_host_resumes_from_its_autosave_and_the_clients_rejoin(net_tabl
     for i in table.clients:
         welcomes = [m for m in table.messages(i) if m["type"] == "welcome"]
         assert [w["rejoined"] for w in welcomes] == [False, True]
+        [history] = check_histories(table.messages(i))  # each player's log of the hand so far, as before
+        assert history["first"] == 0
+        played = [m for m in history["messages"] if m["type"] == "played"]
+        assert len(played) == history["ply"] >= 20
+        seat = welcomes[0]["seat"]
+        passes = [m for m in played if m["ply"] <= 12]  # Hearts: the pass is private to giver and receiver
+        assert all(m["hidden"] == (m["seat"] != seat) for m in passes) and len(passes) == 12
     session = table.saved_session()
     assert session.match.state.is_terminal()
-    table.verify(session, seeds)
+    table.verify(session, seeds)  # every message, each history's too, against the true game
 
 
 def test_a_killed_host_resumes_on_a_new_port_when_its_own_is_taken_and_the_clients_follow(net_table: Any) -> None:
@@ -354,6 +397,48 @@ def test_a_killed_host_resumes_on_a_new_port_when_its_own_is_taken_and_the_clien
     for i in table.clients:
         welcomes = [m for m in table.messages(i) if m["type"] == "welcome"]
         assert [w["rejoined"] for w in welcomes] == [False, True]
+        assert len(check_histories(table.messages(i))) == 1
     session = table.saved_session()
+    assert session.match.state.is_terminal()
+    table.verify(session, seeds)
+
+
+def free_udp_port() -> int:
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_a_client_follows_a_resumed_host_to_its_new_port_by_its_beacons(net_table: Any) -> None:
+    """The old port is taken while the host is down and the resumed host listens on a new one: the client, still
+    running, hears the table's beacon while it reconnects (beacons on 127.0.0.1 only), follows it and rejoins
+    its seat there with its token; it gets the hand so far and the hand finishes."""
+    import socket
+
+    beacons = free_udp_port()
+    table = net_table("briscola", ["remote", "ai:random"], seed=43, beacon_port=beacons)
+    table.start_host()
+    seeds = {0: 9}
+    table.start_client(0, seeds[0], ["--follow", str(beacons), "--follow-bind", "127.0.0.1"])
+    table.wait_for(0, "played", 6)
+    assert table.host is not None
+    table.host.send_signal(signal.SIGKILL)
+    table.host.wait()
+    old = table.info
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as blocker:
+        blocker.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        blocker.bind(("127.0.0.1", old["port"]))
+        blocker.listen()  # someone else has the port now
+        info = table.start_host(resume=True)
+        assert info["port"] != old["port"] and info["code"] == old["code"]
+        table.finish()
+    messages = table.messages(0)
+    assert [m["rejoined"] for m in messages if m["type"] == "welcome"] == [False, True]
+    moved = [m for m in messages if m["type"] == "connection" and m["state"] == "moved"]
+    assert [m["address"] for m in moved] == [info["address"]]
+    assert len(check_histories(messages)) == 1
+    session = table.final_session()
     assert session.match.state.is_terminal()
     table.verify(session, seeds)

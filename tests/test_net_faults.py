@@ -21,7 +21,7 @@ from websockets.sync.client import ClientConnection, connect
 from engine import agents, registry
 from net import protocol as p
 from net.client import Client, choose
-from net.discovery import Announcer, Browser, parse_beacon
+from net.discovery import Announcer, Browser, TableFinder, find_table, parse_beacon
 from net.host import Host
 from net.table import Table, TableError, record_for_seat
 from saves.autosave import AutosaveStore
@@ -319,13 +319,90 @@ def test_tables_are_found_by_their_beacons_which_never_hold_the_code(tmp_path: P
             time.sleep(0.02)
         [found] = browser.tables()
         assert found["address"] == host.address and found["game"] == "scopa" and found["free_seats"] == [0]
-        assert host.table.code not in json.dumps(found)
+        assert host.table.code not in json.dumps(found) and found["table"] == host.table.table_id
     finally:
         host.stop()
         browser.close()
     assert parse_beacon(b"\xff") is None and parse_beacon(b"[]") is None
     assert parse_beacon(json.dumps({"format": "cardtable-table", "protocol": 1, "game": "x", "port": 0}).encode()) \
         is None
+
+
+def test_a_reconnecting_player_follows_only_its_own_tables_beacon_from_the_same_computer() -> None:
+    """The matching of a lost table's beacons: the same table id and protocol, from the computer the player was
+    connected to, at another address; a real beacon sent on 127.0.0.1 is heard by a :class:`TableFinder`."""
+    beacon = {"format": "cardtable-table", "protocol": p.PROTOCOL_VERSION, "port": 40002, "game": "scopa",
+              "table": "5eed", "address": "ws://127.0.0.1:40002"}
+    old = "ws://127.0.0.1:40001"
+    assert find_table([beacon], "5eed", "127.0.0.1", old) == "ws://127.0.0.1:40002"
+    assert find_table([beacon], "other", "127.0.0.1", old) is None  # another table
+    assert find_table([beacon], "5eed", "127.0.0.2", old) is None  # the same id from another computer
+    assert find_table([{**beacon, "protocol": p.PROTOCOL_VERSION + 1}], "5eed", "127.0.0.1", old) is None
+    assert find_table([{**beacon, "address": old}], "5eed", "127.0.0.1", old) is None  # where it already looks
+    assert find_table([{k: v for k, v in beacon.items() if k != "table"}], "5eed", "127.0.0.1", old) is None
+    finder = TableFinder("5eed", "127.0.0.1", port=0, bind="127.0.0.1")
+    try:
+        import socket
+
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            deadline = time.monotonic() + GUARD
+            while finder.address(old) is None:
+                assert time.monotonic() < deadline, "the beacon was never heard"
+                for table_id in ("other", "5eed"):
+                    fake = {**beacon, "table": table_id}
+                    del fake["address"]  # the listener names the address from where the beacon came
+                    sock.sendto(json.dumps(fake).encode(), ("127.0.0.1", finder.browser.port))
+                time.sleep(0.05)
+        assert finder.address(old) == "ws://127.0.0.1:40002" and finder.address("ws://127.0.0.1:40002") is None
+    finally:
+        finder.close()
+
+
+def test_a_long_hands_history_keeps_its_last_moves_within_the_limit() -> None:
+    """A seat's history is the messages it was sent live, rebuilt from the hand's deal; a history beyond the
+    size limit keeps the last moves, from a ``state`` on."""
+    table = Table.create("pharaoh", "remote,ai:random,ai:random,ai:random", seed=5)
+    table.slots[0].taken = True
+    live: list[dict[str, Any]] = [m for seat, m in table.start() if seat == 0 and m["type"] == "state"]
+    rng = random.Random(1)
+    while table.ply < 60 and not table.state.is_terminal():
+        live += [m for seat, m in table.apply(rng.choice(table.state.legal_moves()))
+                 if seat == 0 and m["type"] in ("played", "state")]
+    table._hand_start = None  # as after a restart: the deal is worked out again from the seed
+    full = table.history(0)
+    assert full is not None and full["first"] == 0 and full["ply"] == table.ply
+    assert full["messages"] == [{k: v for k, v in m.items() if k != "totals"} for m in live]
+    limit = len(p.encode(full)) // 3
+    short = table.history(0, limit=limit)
+    assert short is not None and 0 < short["first"] < table.ply and len(p.encode(short)) <= limit + 200
+    assert short["messages"] == full["messages"][2 * short["first"]:]
+    start = short["messages"][0]
+    assert start["type"] == "state" and start["ply"] == short["first"]
+
+
+def test_a_client_ignores_a_message_type_it_does_not_know() -> None:
+    """A later host of the same protocol may send more message types: the client passes them over silently and
+    goes on; a malformed known message is still reported."""
+    from websockets.sync.server import ServerConnection, serve
+
+    def host(ws: ServerConnection) -> None:
+        ws.recv()  # the join
+        for message in ({"type": "novelty", "x": 1}, {"type": "state", "hand": 0}, {"type": "pong", "id": 4}):
+            ws.send(json.dumps(message))
+        ws.recv()  # until the client goes
+
+    with serve(host, "127.0.0.1", 0) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        client = Client(f"ws://127.0.0.1:{server.socket.getsockname()[1]}", "ABCDEF", "Ana", reconnect_seconds=0)
+        client.start()
+        got = []
+        while not got or got[-1]["type"] != "pong":
+            got.append(client.inbox.get(timeout=GUARD))
+        client.close()
+        server.shutdown()
+    assert [m["type"] for m in got] == ["connection", "error", "pong"]
+    assert got[1]["reason"] == p.BAD_FIELD
 
 
 def test_protocol_checks_each_field() -> None:

@@ -1229,6 +1229,9 @@ class TableScreen(Screen):
             return t("Your turn, {name}", name=name)
         if ctl.thinking_seat() is not None:
             return t("{name} is thinking...", name=name)
+        away = ctl.waiting_seat()
+        if away is not None:  # a network player who dropped: the table waits for them
+            return t("Waiting for {name} to reconnect...", name=ctl.seat_name(away))
         return t("{name} to play", name=name)
 
     def leave(self) -> None:
