@@ -369,9 +369,26 @@ def test_hearts_take_high_on_a_trick_without_points():
     assert choose(st) == ("AD", "take-high")
 
 
-def test_hearts_void_the_shortest_suit_when_void_and_no_danger():
+def test_hearts_void_discard_the_card_most_likely_to_win_later():
     st = hearts_position("KD 4D AC 3C 2C", ["5S", "KS", "3S"], leader=1, won={3: "QS"})
-    assert choose(st) == ("KD", "void-short-suit")
+    assert choose(st) == ("KD", "dump-danger")
+
+
+def test_hearts_void_discard_keeps_a_low_heart_and_throws_a_king():
+    # The 2 of hearts can never win a trick; the lone king of clubs beats eleven clubs still out.
+    st = hearts_position("2H KC 3D 4D", ["5S", "KS", "3S"], leader=1, won={3: "QS"})
+    assert choose(st) == ("KC", "dump-danger")
+
+
+def test_hearts_void_discard_keeps_a_high_card_with_low_cards_to_duck_with():
+    # AD has three lower diamonds of mine to duck with; the lone QC has none.
+    st = hearts_position("AD 2D 3D 4D QC", ["5S", "KS", "3S"], leader=1, won={3: "QS"})
+    assert choose(st) == ("QC", "dump-danger")
+
+
+def test_hearts_never_leads_the_queen_of_spades():
+    st = hearts_position("QS KD", [], leader=0)
+    assert choose(st) == ("KD", "lead-safe")
 
 
 def whist_position(hands: list[str], trick: list[str], leader: int, played: str = ""):

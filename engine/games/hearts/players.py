@@ -6,13 +6,13 @@ protect them, then the highest cards, a club or diamond suit of one or two cards
 ``first-trick-high`` (on the first trick, which holds no points, shed the highest club), ``last-take-high``
 (last to play on a trick without points: win it or not with the highest card, shedding it), ``duck`` (play the
 highest card that still loses), ``dump-queen`` / ``dump-danger`` (when void, get rid of
-the Q of spades, then A/K of spades while the queen is out, then high hearts, then the top of the
-shortest suit to void it), ``lead-safe`` (lead the card most likely to lose, staying out of spades while
+the Q of spades, then A/K of spades while the queen is out, then, counting the cards out, the card most likely
+to win a trick later: the most out cards of its suit below it and the fewest of my own lower cards to duck with,
+hearts first among equals), ``lead-safe`` (lead the card most likely to lose, staying out of spades while
 holding A/K/Q of spades), ``last-take-high`` (when forced to win as last player, win with the highest
 card), ``take-high`` / ``take-low`` (forced to win with players still to come: the highest card
 on a trick without points outside spades, else the lowest card, never the Q of spades),
-``void-short-suit`` (void in the led suit with nothing dangerous to drop: the top card of the shortest
-suit), ``block-moon`` (when one opponent holds every penalty point so far, at least 20, win a point trick
+``block-moon`` (when one opponent holds every penalty point so far, at least 20, win a point trick
 from them or keep a heart back rather than feeding them).
 """
 
@@ -36,6 +36,14 @@ VOID_BONUS = 12.0
 
 FIRST_TRICK_HAND = 13
 """Cards in hand before the first trick: on it no points may fall, so a follower sheds its highest club."""
+
+HEART_DANGER = 3.0
+"""Danger added to a heart when choosing a discard (``dump-danger``): a point card is thrown before a plain card
+of the same count."""
+
+NO_FOLLOWERS_SAFETY = 20.0
+"""Danger taken off a card of a suit with no card left out: nobody can follow it, so it never wins a trick led by
+another seat."""
 
 MOON_THREAT_POINTS = 20
 """Penalty points one opponent must hold alone (and all taken so far) before ``block-moon`` plays against them:
@@ -221,13 +229,21 @@ class HeartsPlayer:
             if high:
                 self.last_rule = "dump-danger"
                 return max(high, key=lambda c: v.strength[c])
-        hearts = [c for c in moves if v.suit_of[c] == self.hearts]
-        if hearts:
-            self.last_rule = "dump-danger"
-            return max(hearts, key=lambda c: (v.strength[c], c))
-        length = {s: popcount(v.suit_cards(v.hand, s)) for s in range(4)}
-        self.last_rule = "void-short-suit"
-        return min(moves, key=lambda c: (length[v.suit_of[c]], -v.strength[c], c))
+        self.last_rule = "dump-danger"
+        return max(moves, key=lambda c: self.discard_danger(v, c))
+
+    def discard_danger(self, v: TrickView, card: int) -> tuple[float, int]:
+        """How likely ``card`` is to win a trick later (``dump-danger``: the highest is thrown first): the out
+        cards of its suit below it, less my own lower cards of the suit (each one a later chance to duck), plus
+        :data:`HEART_DANGER` for a heart (it carries a point); a suit with no card out never follows a lead."""
+        s = v.suit_of[card]
+        out_suit = v.out & v.suit_masks[s]
+        below_out = popcount(out_suit) - popcount(v.higher_out(card))
+        mine_below = sum(1 for c in iter_bits(v.suit_cards(v.hand, s)) if v.strength[c] < v.strength[card])
+        danger = below_out - mine_below + (HEART_DANGER if s == self.hearts else 0.0)
+        if not out_suit:
+            danger -= NO_FOLLOWERS_SAFETY
+        return (danger, v.strength[card])
 
 
 # --------------------------------------------------------------------------------------------------------
