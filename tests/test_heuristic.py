@@ -391,6 +391,31 @@ def test_hearts_never_leads_the_queen_of_spades():
     assert choose(st) == ("KD", "lead-safe")
 
 
+def test_hearts_top_cards_count_each_suits_unbroken_run_from_the_ace():
+    from engine.games.hearts.players import hearts_top_cards
+    game = registry.create("hearts")
+    assert hearts_top_cards(game, game.deck.parse_set("AH KH JH AS 2C KD")) == 3
+
+
+def test_hearts_moon_hand_passes_its_lowest_cards():
+    st = hearts_position("AH KH QH AS 2C 7C 9D JD 4S 5S 6H 8H TH", passing=True)
+    st.current = 0
+    assert choose(st) == ("pass 2C", "pass-moon")
+
+
+def test_hearts_shoot_the_moon_while_holding_every_point_taken():
+    st = hearts_position("AH 2C 5D", [], leader=0, won={0: "QS 2H 3H 4H"})
+    assert choose(st) == ("AH", "shoot-moon")
+    # a heart gone to another seat ends the attempt: back to losing the lead
+    st = hearts_position("AH 2C 5D", [], leader=0, won={0: "QS 2H 3H", 1: "4H"})
+    assert choose(st)[1] != "shoot-moon"
+
+
+def test_hearts_shoot_the_moon_follows_with_the_highest_winner():
+    st = hearts_position("AD 9D 4D 2C", ["5D", "7D"], leader=2, won={0: "QS 2H"})
+    assert choose(st) == ("AD", "shoot-moon")
+
+
 def whist_position(hands: list[str], trick: list[str], leader: int, played: str = ""):
     from engine.games.mosssidewhist.rules import MossSideWhistState
     game = registry.create("mosssidewhist")

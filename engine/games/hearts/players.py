@@ -14,6 +14,13 @@ card), ``take-high`` / ``take-low`` (forced to win with players still to come: t
 on a trick without points outside spades, else the lowest card, never the Q of spades),
 ``block-moon`` (when one opponent holds every penalty point so far, at least 20, win a point trick
 from them or keep a heart back rather than feeding them).
+
+Shooting the moon: a hand of three or more top cards (``hearts_top_cards``) passes its three lowest cards
+(``pass-moon``) and keeps its winners; ``shoot-moon`` then plays to take every trick (lead masters, win with the
+highest card, throw low cards without points) while nobody has a point and the hand holds three masters, one of
+them a heart, or while I hold every point taken so far and still a master. Passive opponents who duck and
+throw their points on the trick's winner feed a moon: against ``greedy`` the player shoots the moon in about one
+hand in seven.
 """
 
 from __future__ import annotations
@@ -26,7 +33,8 @@ from engine.games.tricks.core import PASS_FLAG
 from engine.games.tricks.players import RulePlayerAgent, TrickView
 from engine.observation import Observation
 
-__all__ = ["HeartsPlayer", "HeuristicAgent", "hearts_pass_choice", "hearts_pass_danger", "heuristic_move"]
+__all__ = ["HeartsPlayer", "HeuristicAgent", "hearts_pass_choice", "hearts_pass_danger", "hearts_top_cards",
+           "heuristic_move"]
 
 SHORT_SUIT = 2
 """A club or diamond suit this short is passed away first, building a void (``pass-danger``)."""
@@ -44,6 +52,20 @@ of the same count."""
 NO_FOLLOWERS_SAFETY = 20.0
 """Danger taken off a card of a suit with no card left out: nobody can follow it, so it never wins a trick led by
 another seat."""
+
+MOON_PASS_TOP_CARDS = 3
+"""A hand holding at least this many top cards (each suit's ace, with the king under a held ace and so on: cards
+no unseen card beats) passes its three lowest cards and keeps its winners for a moon (``pass-moon``)."""
+
+MOON_START_MASTERS = 3
+"""Before anyone has taken a point, a hand with this many masters (cards no out card beats), at least
+:data:`MOON_START_HEARTS` of them hearts, plays to take every trick (``shoot-moon``)."""
+
+MOON_START_HEARTS = 1
+"""Master hearts a hand needs to start shooting the moon (:data:`MOON_START_MASTERS`)."""
+
+MOON_KEEP_MASTERS = 1
+"""While I hold every point taken so far, I keep shooting as long as I hold this many masters."""
 
 MOON_THREAT_POINTS = 20
 """Penalty points one opponent must hold alone (and all taken so far) before ``block-moon`` plays against them:
@@ -87,6 +109,18 @@ def hearts_pass_danger(game: Any, hand: int) -> dict[int, float]:
     return out
 
 
+def hearts_top_cards(game: Any, hand: int) -> int:
+    """Cards of ``hand`` that no card outside it beats: in each suit the ace and the unbroken run below it."""
+    d = game.deck
+    top = 0
+    for s in range(len(d.suits)):
+        for r in range(len(d.ranks) - 1, -1, -1):
+            if not hand >> d.card(s, r) & 1:
+                break
+            top += 1
+    return top
+
+
 def hearts_pass_choice(obs: Observation, rng: random.Random | None = None) -> int:
     """The Hearts pass move (``PASS_FLAG | card``) a heuristic player makes now: the most dangerous card.
 
@@ -112,6 +146,11 @@ class HeartsPlayer:
     def choose(self, obs: Observation) -> int:
         moves = obs.legal_moves()
         if any(m & PASS_FLAG for m in moves):
+            st: Any = obs.state
+            if hearts_top_cards(st.game, st.hands[obs.seat]) >= MOON_PASS_TOP_CARDS:
+                self.last_rule = "pass-moon"
+                d = st.game.deck
+                return min((m for m in moves if m & PASS_FLAG), key=lambda m: (d.rank_of(m & ~PASS_FLAG), m))
             self.last_rule = "pass-danger"
             return hearts_pass_choice(obs)
         if len(moves) == 1:
@@ -124,7 +163,37 @@ class HeartsPlayer:
         self.q = d.card(self.spades, 10)
         self.k = d.card(self.spades, 11)
         self.a = d.card(self.spades, 12)
+        if self.moon_alive(v):
+            return self.shoot(v, moves)
         return self.follow(v, moves) if v.trick else self.lead(v, moves)
+
+    def moon_alive(self, v: TrickView) -> bool:
+        """Whether to play for the moon: nobody has a point yet and my hand has :data:`MOON_START_MASTERS` masters
+        (:data:`MOON_START_HEARTS` of them hearts), or I hold every point taken so far and still a master."""
+        taken = [self.points_of(v, w) for w in v.state.won]
+        masters = [c for c in iter_bits(v.hand) if v.is_master(c)]
+        if not sum(taken):
+            master_hearts = sum(1 for c in masters if v.suit_of[c] == self.hearts)
+            return len(masters) >= MOON_START_MASTERS and master_hearts >= MOON_START_HEARTS
+        return taken[v.seat] == sum(taken) and len(masters) >= MOON_KEEP_MASTERS
+
+    def shoot(self, v: TrickView, moves: list[int]) -> int:
+        """``shoot-moon``: lead a master (hearts first, then the suit with the fewest cards out), else the card
+        likeliest to win; follow with the highest card that wins the trick, else throw the lowest card that
+        carries no point."""
+        self.last_rule = "shoot-moon"
+        if not v.trick:
+            masters = [c for c in moves if v.is_master(c) and v.out & v.suit_masks[v.suit_of[c]]]
+            if masters:
+                return max(masters, key=lambda c: (v.suit_of[c] == self.hearts,
+                                                   -popcount(v.out & v.suit_masks[v.suit_of[c]]), c))
+            return max(moves, key=lambda c: (v.strength[c] - 2 * popcount(v.higher_out(c)), c))
+        best, _ = v.winning_card()
+        winners = [c for c in moves if v.beats(c, best, v.led)]
+        if winners:
+            return max(winners, key=lambda c: (v.strength[c], c))
+        clean = [c for c in moves if self.points_of(v, [c]) == 0] or moves
+        return min(clean, key=lambda c: (v.strength[c], c))
 
     def points_of(self, v: TrickView, cards: list[int] | int) -> int:
         cs = bits(cards) if isinstance(cards, int) else cards
