@@ -369,9 +369,51 @@ def test_hearts_take_high_on_a_trick_without_points():
     assert choose(st) == ("AD", "take-high")
 
 
-def test_hearts_void_the_shortest_suit_when_void_and_no_danger():
+def test_hearts_void_discard_the_card_most_likely_to_win_later():
     st = hearts_position("KD 4D AC 3C 2C", ["5S", "KS", "3S"], leader=1, won={3: "QS"})
-    assert choose(st) == ("KD", "void-short-suit")
+    assert choose(st) == ("KD", "dump-danger")
+
+
+def test_hearts_void_discard_keeps_a_low_heart_and_throws_a_king():
+    # The 2 of hearts can never win a trick; the lone king of clubs beats eleven clubs still out.
+    st = hearts_position("2H KC 3D 4D", ["5S", "KS", "3S"], leader=1, won={3: "QS"})
+    assert choose(st) == ("KC", "dump-danger")
+
+
+def test_hearts_void_discard_keeps_a_high_card_with_low_cards_to_duck_with():
+    # AD has three lower diamonds of mine to duck with; the lone QC has none.
+    st = hearts_position("AD 2D 3D 4D QC", ["5S", "KS", "3S"], leader=1, won={3: "QS"})
+    assert choose(st) == ("QC", "dump-danger")
+
+
+def test_hearts_never_leads_the_queen_of_spades():
+    st = hearts_position("QS KD", [], leader=0)
+    assert choose(st) == ("KD", "lead-safe")
+
+
+def test_hearts_top_cards_count_each_suits_unbroken_run_from_the_ace():
+    from engine.games.hearts.players import hearts_top_cards
+    game = registry.create("hearts")
+    assert hearts_top_cards(game, game.deck.parse_set("AH KH JH AS 2C KD")) == 3
+
+
+def test_hearts_moon_hand_passes_its_lowest_cards():
+    st = hearts_position("AH KH QH AS 2C 7C 9D JD 4S 5S 6H 8H TH", passing=True)
+    st.current = 0
+    assert choose(st) == ("pass 2C", "pass-moon")
+
+
+def test_hearts_shoot_the_moon_while_holding_every_point_taken():
+    st = hearts_position("AH 2C 5D", [], leader=0, won={0: "QS 2H 3H 4H"})
+    assert choose(st) == ("AH", "shoot-moon")
+    # a heart gone to another seat ends the attempt: back to losing the lead
+    st = hearts_position("AH 2C 5D", [], leader=0, won={0: "QS 2H 3H", 1: "4H"})
+    assert choose(st)[1] != "shoot-moon"
+
+
+def test_hearts_shoot_the_moon_follows_with_the_highest_winner():
+    st = hearts_position("AD 9D 4D 2C", ["5D", "7D"], leader=2, won={0: "QS 2H"})
+    assert choose(st) == ("AD", "shoot-moon")
 
 
 def whist_position(hands: list[str], trick: list[str], leader: int, played: str = ""):

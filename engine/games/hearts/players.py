@@ -6,14 +6,21 @@ protect them, then the highest cards, a club or diamond suit of one or two cards
 ``first-trick-high`` (on the first trick, which holds no points, shed the highest club), ``last-take-high``
 (last to play on a trick without points: win it or not with the highest card, shedding it), ``duck`` (play the
 highest card that still loses), ``dump-queen`` / ``dump-danger`` (when void, get rid of
-the Q of spades, then A/K of spades while the queen is out, then high hearts, then the top of the
-shortest suit to void it), ``lead-safe`` (lead the card most likely to lose, staying out of spades while
+the Q of spades, then A/K of spades while the queen is out, then, counting the cards out, the card most likely
+to win a trick later: the most out cards of its suit below it and the fewest of my own lower cards to duck with,
+hearts first among equals), ``lead-safe`` (lead the card most likely to lose, staying out of spades while
 holding A/K/Q of spades), ``last-take-high`` (when forced to win as last player, win with the highest
 card), ``take-high`` / ``take-low`` (forced to win with players still to come: the highest card
 on a trick without points outside spades, else the lowest card, never the Q of spades),
-``void-short-suit`` (void in the led suit with nothing dangerous to drop: the top card of the shortest
-suit), ``block-moon`` (when one opponent holds every penalty point so far, at least 20, win a point trick
+``block-moon`` (when one opponent holds every penalty point so far, at least 20, win a point trick
 from them or keep a heart back rather than feeding them).
+
+Shooting the moon: a hand of three or more top cards (``hearts_top_cards``) passes its three lowest cards
+(``pass-moon``) and keeps its winners; ``shoot-moon`` then plays to take every trick (lead masters, win with the
+highest card, throw low cards without points) while nobody has a point and the hand holds three masters, one of
+them a heart, or while I hold every point taken so far and still a master. Passive opponents who duck and
+throw their points on the trick's winner feed a moon: against ``greedy`` the player shoots the moon in about one
+hand in seven.
 """
 
 from __future__ import annotations
@@ -26,7 +33,8 @@ from engine.games.tricks.core import PASS_FLAG
 from engine.games.tricks.players import RulePlayerAgent, TrickView
 from engine.observation import Observation
 
-__all__ = ["HeartsPlayer", "HeuristicAgent", "hearts_pass_choice", "hearts_pass_danger", "heuristic_move"]
+__all__ = ["HeartsPlayer", "HeuristicAgent", "hearts_pass_choice", "hearts_pass_danger", "hearts_top_cards",
+           "heuristic_move"]
 
 SHORT_SUIT = 2
 """A club or diamond suit this short is passed away first, building a void (``pass-danger``)."""
@@ -36,6 +44,28 @@ VOID_BONUS = 12.0
 
 FIRST_TRICK_HAND = 13
 """Cards in hand before the first trick: on it no points may fall, so a follower sheds its highest club."""
+
+HEART_DANGER = 3.0
+"""Danger added to a heart when choosing a discard (``dump-danger``): a point card is thrown before a plain card
+of the same count."""
+
+NO_FOLLOWERS_SAFETY = 20.0
+"""Danger taken off a card of a suit with no card left out: nobody can follow it, so it never wins a trick led by
+another seat."""
+
+MOON_PASS_TOP_CARDS = 3
+"""A hand holding at least this many top cards (each suit's ace, with the king under a held ace and so on: cards
+no unseen card beats) passes its three lowest cards and keeps its winners for a moon (``pass-moon``)."""
+
+MOON_START_MASTERS = 3
+"""Before anyone has taken a point, a hand with this many masters (cards no out card beats), at least
+:data:`MOON_START_HEARTS` of them hearts, plays to take every trick (``shoot-moon``)."""
+
+MOON_START_HEARTS = 1
+"""Master hearts a hand needs to start shooting the moon (:data:`MOON_START_MASTERS`)."""
+
+MOON_KEEP_MASTERS = 1
+"""While I hold every point taken so far, I keep shooting as long as I hold this many masters."""
 
 MOON_THREAT_POINTS = 20
 """Penalty points one opponent must hold alone (and all taken so far) before ``block-moon`` plays against them:
@@ -79,6 +109,18 @@ def hearts_pass_danger(game: Any, hand: int) -> dict[int, float]:
     return out
 
 
+def hearts_top_cards(game: Any, hand: int) -> int:
+    """Cards of ``hand`` that no card outside it beats: in each suit the ace and the unbroken run below it."""
+    d = game.deck
+    top = 0
+    for s in range(len(d.suits)):
+        for r in range(len(d.ranks) - 1, -1, -1):
+            if not hand >> d.card(s, r) & 1:
+                break
+            top += 1
+    return top
+
+
 def hearts_pass_choice(obs: Observation, rng: random.Random | None = None) -> int:
     """The Hearts pass move (``PASS_FLAG | card``) a heuristic player makes now: the most dangerous card.
 
@@ -104,6 +146,11 @@ class HeartsPlayer:
     def choose(self, obs: Observation) -> int:
         moves = obs.legal_moves()
         if any(m & PASS_FLAG for m in moves):
+            st: Any = obs.state
+            if hearts_top_cards(st.game, st.hands[obs.seat]) >= MOON_PASS_TOP_CARDS:
+                self.last_rule = "pass-moon"
+                d = st.game.deck
+                return min((m for m in moves if m & PASS_FLAG), key=lambda m: (d.rank_of(m & ~PASS_FLAG), m))
             self.last_rule = "pass-danger"
             return hearts_pass_choice(obs)
         if len(moves) == 1:
@@ -116,7 +163,37 @@ class HeartsPlayer:
         self.q = d.card(self.spades, 10)
         self.k = d.card(self.spades, 11)
         self.a = d.card(self.spades, 12)
+        if self.moon_alive(v):
+            return self.shoot(v, moves)
         return self.follow(v, moves) if v.trick else self.lead(v, moves)
+
+    def moon_alive(self, v: TrickView) -> bool:
+        """Whether to play for the moon: nobody has a point yet and my hand has :data:`MOON_START_MASTERS` masters
+        (:data:`MOON_START_HEARTS` of them hearts), or I hold every point taken so far and still a master."""
+        taken = [self.points_of(v, w) for w in v.state.won]
+        masters = [c for c in iter_bits(v.hand) if v.is_master(c)]
+        if not sum(taken):
+            master_hearts = sum(1 for c in masters if v.suit_of[c] == self.hearts)
+            return len(masters) >= MOON_START_MASTERS and master_hearts >= MOON_START_HEARTS
+        return taken[v.seat] == sum(taken) and len(masters) >= MOON_KEEP_MASTERS
+
+    def shoot(self, v: TrickView, moves: list[int]) -> int:
+        """``shoot-moon``: lead a master (hearts first, then the suit with the fewest cards out), else the card
+        likeliest to win; follow with the highest card that wins the trick, else throw the lowest card that
+        carries no point."""
+        self.last_rule = "shoot-moon"
+        if not v.trick:
+            masters = [c for c in moves if v.is_master(c) and v.out & v.suit_masks[v.suit_of[c]]]
+            if masters:
+                return max(masters, key=lambda c: (v.suit_of[c] == self.hearts,
+                                                   -popcount(v.out & v.suit_masks[v.suit_of[c]]), c))
+            return max(moves, key=lambda c: (v.strength[c] - 2 * popcount(v.higher_out(c)), c))
+        best, _ = v.winning_card()
+        winners = [c for c in moves if v.beats(c, best, v.led)]
+        if winners:
+            return max(winners, key=lambda c: (v.strength[c], c))
+        clean = [c for c in moves if self.points_of(v, [c]) == 0] or moves
+        return min(clean, key=lambda c: (v.strength[c], c))
 
     def points_of(self, v: TrickView, cards: list[int] | int) -> int:
         cs = bits(cards) if isinstance(cards, int) else cards
@@ -221,13 +298,21 @@ class HeartsPlayer:
             if high:
                 self.last_rule = "dump-danger"
                 return max(high, key=lambda c: v.strength[c])
-        hearts = [c for c in moves if v.suit_of[c] == self.hearts]
-        if hearts:
-            self.last_rule = "dump-danger"
-            return max(hearts, key=lambda c: (v.strength[c], c))
-        length = {s: popcount(v.suit_cards(v.hand, s)) for s in range(4)}
-        self.last_rule = "void-short-suit"
-        return min(moves, key=lambda c: (length[v.suit_of[c]], -v.strength[c], c))
+        self.last_rule = "dump-danger"
+        return max(moves, key=lambda c: self.discard_danger(v, c))
+
+    def discard_danger(self, v: TrickView, card: int) -> tuple[float, int]:
+        """How likely ``card`` is to win a trick later (``dump-danger``: the highest is thrown first): the out
+        cards of its suit below it, less my own lower cards of the suit (each one a later chance to duck), plus
+        :data:`HEART_DANGER` for a heart (it carries a point); a suit with no card out never follows a lead."""
+        s = v.suit_of[card]
+        out_suit = v.out & v.suit_masks[s]
+        below_out = popcount(out_suit) - popcount(v.higher_out(card))
+        mine_below = sum(1 for c in iter_bits(v.suit_cards(v.hand, s)) if v.strength[c] < v.strength[card])
+        danger = below_out - mine_below + (HEART_DANGER if s == self.hearts else 0.0)
+        if not out_suit:
+            danger -= NO_FOLLOWERS_SAFETY
+        return (danger, v.strength[card])
 
 
 # --------------------------------------------------------------------------------------------------------
