@@ -128,8 +128,8 @@ def test_cli_list_run_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert {"id", "document", "source", "command", "commit", "rows"} <= set(result)
     assert {"label", "published", "measured", "ci95", "n"} <= set(result["rows"][0])
     capsys.readouterr()
-    for bad in (["no/such", "--json", str(out)], ["dipalma2014/table-6.1", "--backend", "spark", "--json", str(out)],
-                ["dipalma2014/table-6.1", "--scale", "0", "--json", str(out)], ["dipalma2014/table-6.1"]):
+    for bad in (["no/such", "--json", str(out)], ["dipalma2014/table-6.1", "--scale", "0", "--json", str(out)],
+                ["dipalma2014/table-6.1"]):
         assert main(bad) == 2
         err = capsys.readouterr().err.strip()
         assert err.startswith("error: ") and "\n" not in err

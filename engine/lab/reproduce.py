@@ -21,7 +21,6 @@ files in ``--results`` (docs/results/), with a plot per reproduced figure when m
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import os
@@ -36,7 +35,7 @@ from typing import Any
 
 from engine import agents, registry
 from engine.game import GameError
-from engine.lab import arena
+from engine.lab import arena, cli, cluster
 from engine.lab.experiments import Experiment, Played, agreement, measure_row
 from engine.lab.experiments_catalog import EXPERIMENTS, MISSING
 
@@ -44,7 +43,6 @@ RESULTS_DIR = os.path.join("docs", "results")
 REPORT_FILE = os.path.join("docs", "results.md")
 BEGIN = "<!-- reproduce:begin -->"
 END = "<!-- reproduce:end -->"
-BACKENDS = ("local", "ray")
 RESULT_KEYS = ("id", "document", "source", "command", "commit", "rows")
 
 
@@ -340,7 +338,7 @@ def listing() -> list[dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(prog="python -m engine.reproduce", description=__doc__.split("\n\n")[0])
+    parser = cli.Parser(prog="python -m engine.reproduce", description=__doc__.split("\n\n")[0])
     parser.add_argument("id", nargs="?", help="experiment id (see --list)")
     parser.add_argument("--list", action="store_true", help="list the experiments")
     parser.add_argument("--report", action="store_true", help="regenerate the reproduction part of docs/results.md")
@@ -349,12 +347,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scale", type=float, default=1.0, help="fraction of the published size (default 1)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=0, help="local worker processes (default: all cores)")
-    parser.add_argument("--backend", default="local", help="local or ray")
-    parser.add_argument("--address", help="with --backend ray: a running cluster's address (default: start Ray here)")
     parser.add_argument("--records", metavar="FILE", help="arena records of the games (resumable)")
     parser.add_argument("--json", metavar="PATH", help="write the list or the result here")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
+    cluster.add_options(parser)
     args = parser.parse_args(argv)
+    cluster.check_options(parser, args)
     try:
         if args.list:
             entries = listing()
@@ -371,10 +369,6 @@ def main(argv: list[str] | None = None) -> int:
         if not args.id:
             raise GameError("give an experiment id, --list or --report")
         exp = get_experiment(args.id)
-        if args.backend not in BACKENDS:
-            raise GameError(f"unknown --backend {args.backend!r}; valid: {', '.join(BACKENDS)}")
-        if args.address and args.backend != "ray":
-            raise GameError("--address needs --backend ray")
         if not args.json:
             raise GameError("give --json PATH for the result")
         if not args.scale > 0:
@@ -392,10 +386,7 @@ def main(argv: list[str] | None = None) -> int:
     previous = arena._stop_on_signals()
     backend = None
     try:
-        if args.backend == "ray":
-            from engine.lab.cluster import RayBackend  # the optional 'cluster' extra, imported only when asked
-
-            backend = RayBackend(args.address, args.jobs)
+        backend = cluster.open_backend(args, arena.play_one)
         result = run_experiment(exp, args.scale, args.seed, args.jobs, backend, args.records,
                                 progress=not args.quiet)
     except GameError as e:
