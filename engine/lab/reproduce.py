@@ -4,6 +4,7 @@
     python -m engine.reproduce --list [--json PATH]
     python -m engine.reproduce ID [--scale F] [--seed S] [--jobs N] [--backend local|ray] [--address ADDR]
                                [--records FILE] --json PATH
+    python -m engine.reproduce ID --estimate [--scale F] [--jobs N] [--records FILE]
     python -m engine.reproduce --report [--results DIR] [--output FILE]
 
 A run plays every arena set-up of the experiment at its published size times ``--scale`` (at least one deal)
@@ -12,6 +13,10 @@ through :func:`engine.lab.arena.run`, so it is seeded, duplicate-dealt and resum
 one set-up), plain arena records files that ``python -m engine.arena --pool`` also reads; the same command with
 the same files resumes. ``--backend ray`` plays the games on Ray (``--address`` joins a running cluster; see
 docs/research.md) with the same results as the local processes.
+
+Before a run (unless ``--quiet``), and alone with ``--estimate``, the cost is printed: the games at this scale
+and at full size, and a rough time from a few timed decisions of every agent (:mod:`engine.lab.cost`), so that
+``--scale``, ``--jobs`` or ``--backend ray`` can be chosen before a long run.
 
 ``--report`` rewrites, in ``--output`` (docs/results.md), only the text between the lines
 ``<!-- reproduce:begin -->`` and ``<!-- reproduce:end -->`` (appended at the end if absent) from the result
@@ -22,7 +27,6 @@ files in ``--results`` (docs/results/), with a plot per reproduced figure when m
 from __future__ import annotations
 
 import json
-import math
 import os
 import shlex
 import signal
@@ -35,7 +39,8 @@ from typing import Any
 
 from engine import agents, registry
 from engine.game import GameError
-from engine.lab import arena, cli, cluster
+from engine.lab import arena, cli, cluster, cost
+from engine.lab.cost import scaled_games
 from engine.lab.experiments import Experiment, Played, agreement, measure_row
 from engine.lab.experiments_catalog import EXPERIMENTS, MISSING
 
@@ -44,11 +49,6 @@ REPORT_FILE = os.path.join("docs", "results.md")
 BEGIN = "<!-- reproduce:begin -->"
 END = "<!-- reproduce:end -->"
 RESULT_KEYS = ("id", "document", "source", "command", "commit", "rows")
-
-
-def scaled_games(games: int, scale: float) -> int:
-    """The games of a set-up at ``scale`` of its published size (at least one)."""
-    return max(1, math.ceil(games * scale - 1e-9))
 
 
 def records_path(base: str, k: int, count: int) -> str:
@@ -341,6 +341,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = cli.Parser(prog="python -m engine.reproduce", description=__doc__.split("\n\n")[0])
     parser.add_argument("id", nargs="?", help="experiment id (see --list)")
     parser.add_argument("--list", action="store_true", help="list the experiments")
+    parser.add_argument("--estimate", action="store_true",
+                        help="only print the run's games and a rough time (a few timed decisions per agent)")
     parser.add_argument("--report", action="store_true", help="regenerate the reproduction part of docs/results.md")
     parser.add_argument("--results", default=RESULTS_DIR, help=f"result files for --report (default {RESULTS_DIR})")
     parser.add_argument("--output", default=REPORT_FILE, help=f"file --report writes into (default {REPORT_FILE})")
@@ -369,16 +371,27 @@ def main(argv: list[str] | None = None) -> int:
         if not args.id:
             raise GameError("give an experiment id, --list or --report")
         exp = get_experiment(args.id)
-        if not args.json:
-            raise GameError("give --json PATH for the result")
+        if not args.json and not args.estimate:
+            raise GameError("give --json PATH for the result (or --estimate to print the cost only)")
         if not args.scale > 0:
             raise GameError(f"--scale must be positive, not {args.scale}")
         if args.jobs < 0:
             raise GameError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
-        json_dir = os.path.dirname(os.path.abspath(args.json))
-        if not os.path.isdir(json_dir):
-            raise GameError(f"no folder {json_dir} for --json")
+        if args.json:
+            json_dir = os.path.dirname(os.path.abspath(args.json))
+            if not os.path.isdir(json_dir):
+                raise GameError(f"no folder {json_dir} for --json")
         validate(exp)
+        if args.records:
+            check_records(exp, args.records, args.seed)
+        if args.estimate or not args.quiet:
+            paths = [records_path(args.records, k, len(exp.setups)) if args.records else None
+                     for k in range(len(exp.setups))]
+            costs = cost.estimate(exp, args.scale, args.seed, paths)
+            print(cost.format_estimate(exp, args.scale, costs, args.jobs, os.cpu_count() or 1),
+                  file=sys.stdout if args.estimate else sys.stderr, flush=True)
+        if args.estimate:
+            return 0
     except GameError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
