@@ -166,3 +166,23 @@ def test_records_of_another_run_fail_before_playing(tmp_path: Path) -> None:
     with pytest.raises(GameError, match="records another run"):
         run_experiment(EXPERIMENTS["dipalma2014/table-6.1"], scale=0.002, seed=2, backend=never, records=records)
     assert played == []
+
+
+def test_setups_plays_only_the_chosen_setups(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    exp = EXPERIMENTS["dipalma2014/table-6.2"]
+    out = tmp_path / "r.json"
+    assert main(["dipalma2014/table-6.2", "--setups", "1", "--scale", "0.002", "--jobs", "1", "--quiet",
+                 "--json", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert [s["setup"] for s in result["setups"]] == [1]
+    assert result["only_setups"] == [1] and result["setups_total"] == len(exp.setups)
+    for row, spec in zip(result["rows"], exp.rows, strict=True):
+        assert (row["measured"] is not None) == (spec.setups == (1,)), row["label"]
+    assert any(r["measured"] is not None for r in result["rows"])
+    assert main(["dipalma2014/table-6.2", "--setups", "1", "--estimate", "--scale", "0.002"]) == 0
+    printed = capsys.readouterr().out
+    assert "set-up 1:" in printed and "set-up 0:" not in printed
+    for bad in ("9", "x", ""):
+        assert main(["dipalma2014/table-6.2", "--setups", bad, "--json", str(out)]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("error: --setups") and "\n" not in err

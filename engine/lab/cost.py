@@ -32,6 +32,7 @@ class SetupCost:
     """The estimate of one set-up: its games at the asked scale and at full size, those already recorded, the
     moves a game and the seconds a game."""
 
+    index: int
     setup: Setup
     games: int
     full_games: int
@@ -103,12 +104,15 @@ def decision_seconds(setup: Setup, spec: str, positions: Sequence[GameState], se
     return total / len(picked)
 
 
-def estimate(exp: Experiment, scale: float, seed: int = 1, records: Sequence[str | None] = ()) -> list[SetupCost]:
-    """The cost of every set-up of ``exp`` at ``scale`` (and at full size). ``records[k]`` is set-up k's
-    records file: its finished games are not counted."""
+def estimate(exp: Experiment, scale: float, seed: int = 1, records: Sequence[str | None] = (),
+             only: Sequence[int] | None = None) -> list[SetupCost]:
+    """The cost of every set-up of ``exp`` (or of those in ``only``) at ``scale`` and at full size.
+    ``records[k]`` is set-up k's records file: its finished games are not counted."""
     calibrated: dict[tuple[str, str, str], float] = {}
     out = []
     for k, setup in enumerate(exp.setups):
+        if only is not None and k not in only:
+            continue
         games = scaled_games(setup.games, scale)
         positions, moves = _random_positions(setup, seed)
         per_seat = []
@@ -119,7 +123,7 @@ def estimate(exp: Experiment, scale: float, seed: int = 1, records: Sequence[str
             per_seat.append(calibrated[key])
         game_seconds = moves * sum(per_seat) / len(per_seat)
         path = records[k] if k < len(records) else None
-        out.append(SetupCost(setup, planned_games(setup, games), planned_games(setup, setup.games),
+        out.append(SetupCost(k, setup, planned_games(setup, games), planned_games(setup, setup.games),
                              recorded_games(path, setup, games), moves, game_seconds))
     return out
 
@@ -142,8 +146,8 @@ def format_estimate(exp: Experiment, scale: float, costs: Sequence[SetupCost], j
     lines = [f"{exp.id} at scale {scale:g}: {len(costs)} set-up(s), {games} games"
              + (f" ({recorded} already in the records, {games - recorded} to play)" if recorded else "")
              + f"; at full size (scale 1) {sum(c.full_games for c in costs)} games"]
-    for k, c in enumerate(costs):
-        lines.append(f"  set-up {k}: {c.games} games x ~{c.moves:.0f} moves, ~{duration(c.game_seconds)} a game "
+    for c in costs:
+        lines.append(f"  set-up {c.index}: {c.games} games x ~{c.moves:.0f} moves, ~{duration(c.game_seconds)} a game "
                      f"({', '.join(dict.fromkeys(c.setup.agents))})")
     workers = max(1, min(jobs or cores, cores))
     lines.append(f"estimated time: ~{duration(cpu)} of CPU at this scale (~{duration(cpu_full)} at full size); "

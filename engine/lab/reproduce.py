@@ -3,7 +3,7 @@
 
     python -m engine.reproduce --list [--json PATH]
     python -m engine.reproduce ID [--scale F] [--seed S] [--jobs N] [--backend local|ray] [--address ADDR]
-                               [--records FILE] --json PATH
+                               [--records FILE] [--setups K,K] --json PATH
     python -m engine.reproduce ID --estimate [--scale F] [--jobs N] [--records FILE]
     python -m engine.reproduce --report [--results DIR] [--output FILE]
 
@@ -110,21 +110,38 @@ def check_records(exp: Experiment, records: str, seed: int) -> None:
                             f"{', '.join(diff)}); give --records a new path or repeat that run's command")
 
 
+def parse_setups(text: str | None, exp: Experiment) -> list[int] | None:
+    """``--setups 0,2`` as set-up indexes of ``exp`` (None: every set-up); GameError on a bad list."""
+    if text is None:
+        return None
+    try:
+        picked = sorted({int(part) for part in text.split(",") if part.strip()})
+    except ValueError:
+        picked = []
+    if not picked or not all(0 <= k < len(exp.setups) for k in picked):
+        raise GameError(f"--setups must list set-up numbers of {exp.id} separated by commas, from 0 to "
+                        f"{len(exp.setups) - 1} (see --estimate), not {text!r}")
+    return picked
+
+
 def run_experiment(exp: Experiment, scale: float = 1.0, seed: int = 1, jobs: int = 0,
                    backend: arena.Backend | None = None, records: str | None = None,
-                   progress: bool = False) -> dict[str, Any]:
-    """Play the experiment at ``scale`` of its published size and return the result (without ``command``)."""
+                   progress: bool = False, only: Sequence[int] | None = None) -> dict[str, Any]:
+    """Play the experiment at ``scale`` of its published size and return the result (without ``command``).
+    ``only`` plays just those set-ups: the rows that read another one are not measured."""
     if not scale > 0:
         raise GameError(f"--scale must be positive, not {scale}")
     validate(exp)
     if records:
         check_records(exp, records, seed)
     started = time.time()
-    played: list[Played] = []
+    played: dict[int, Played] = {}
     setups_out = []
     interrupted = False
     with tempfile.TemporaryDirectory(prefix="reproduce-") as scratch:
         for k, setup in enumerate(exp.setups):
+            if only is not None and k not in only:
+                continue
             games = scaled_games(setup.games, scale)
             path = records_path(records or os.path.join(scratch, "records.jsonl"), k, len(exp.setups))
             if progress:
@@ -135,9 +152,10 @@ def run_experiment(exp: Experiment, scale: float = 1.0, seed: int = 1, jobs: int
             planned = {(d, r) for d in range(summary["deals"]) for r in range(summary["rotations"])}
             recs = [r for r in recs if (r.deal, r.rotation) in planned]  # a larger earlier run's extra games
             game = registry.create(setup.game, setup.variant_dict())
-            played.append(Played(list(setup.agents), game.teams(), game.lower_is_better(), recs))
-            setups_out.append({"game": setup.game, "variant": setup.variant_dict(), "agents": list(setup.agents),
-                               "unit": setup.unit, "games": len(recs), "published_games": setup.games,
+            played[k] = Played(list(setup.agents), game.teams(), game.lower_is_better(), recs)
+            setups_out.append({"setup": k, "game": setup.game, "variant": setup.variant_dict(),
+                               "agents": list(setup.agents), "unit": setup.unit, "games": len(recs),
+                               "published_games": setup.games,
                                "arena_command": arena_command(setup, games, seed),
                                "full_size_command": arena_command(setup, setup.games, seed)})
             if summary.get("interrupted"):
@@ -145,7 +163,7 @@ def run_experiment(exp: Experiment, scale: float = 1.0, seed: int = 1, jobs: int
                 break
     rows = []
     for row in exp.rows:
-        if any(k >= len(played) for k in row.setups):
+        if any(k not in played for k in row.setups):
             measured: dict[str, Any] = {"measured": None, "ci95": None, "n": 0}
         else:
             measured = measure_row(row, played)
@@ -158,6 +176,9 @@ def run_experiment(exp: Experiment, scale: float = 1.0, seed: int = 1, jobs: int
                            "scale": scale, "seed": seed, "commit": commit(), "note": exp.note,
                            "x_label": exp.x_label, "setups": setups_out, "rows": rows,
                            "seconds": round(time.time() - started, 1)}
+    if only is not None:
+        out["only_setups"] = list(only)
+        out["setups_total"] = len(exp.setups)
     if interrupted:
         out["interrupted"] = True
     return out
@@ -292,6 +313,9 @@ def report_text(results: Sequence[dict[str, Any]], plots_dir: str | None = None,
                 lines += ["", f"![{res['id']}]({plots_link}/{name})"]
         games = sum(s.get("games", 0) for s in res.get("setups", []))
         published = sum(s.get("published_games", 0) for s in res.get("setups", []))
+        if res.get("only_setups") is not None:
+            lines += ["", f"Only set-up(s) {', '.join(map(str, res['only_setups']))} of "
+                          f"{res.get('setups_total', '?')} played (`--setups`); the other rows are not measured."]
         lines += ["", f"Sample: {games} games (published size {published}), seed {res.get('seed')}, "
                       f"commit `{res['commit']}`, {res.get('seconds', '?')} s. Command:", "",
                   f"    {res['command']}", "",
@@ -350,6 +374,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=0, help="local worker processes (default: all cores)")
     parser.add_argument("--records", metavar="FILE", help="arena records of the games (resumable)")
+    parser.add_argument("--setups", metavar="K,K", help="play only these set-ups (numbers from --estimate); the "
+                        "rows that read another set-up are not measured")
     parser.add_argument("--json", metavar="PATH", help="write the list or the result here")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
     cluster.add_options(parser)
@@ -382,12 +408,13 @@ def main(argv: list[str] | None = None) -> int:
             if not os.path.isdir(json_dir):
                 raise GameError(f"no folder {json_dir} for --json")
         validate(exp)
+        only = parse_setups(args.setups, exp)
         if args.records:
             check_records(exp, args.records, args.seed)
         if args.estimate or not args.quiet:
             paths = [records_path(args.records, k, len(exp.setups)) if args.records else None
                      for k in range(len(exp.setups))]
-            costs = cost.estimate(exp, args.scale, args.seed, paths)
+            costs = cost.estimate(exp, args.scale, args.seed, paths, only)
             print(cost.format_estimate(exp, args.scale, costs, args.jobs, os.cpu_count() or 1),
                   file=sys.stdout if args.estimate else sys.stderr, flush=True)
         if args.estimate:
@@ -401,7 +428,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         backend = cluster.open_backend(args, arena.play_one)
         result = run_experiment(exp, args.scale, args.seed, args.jobs, backend, args.records,
-                                progress=not args.quiet)
+                                progress=not args.quiet, only=only)
     except GameError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
