@@ -134,6 +134,7 @@ def run_experiment(exp: Experiment, scale: float = 1.0, seed: int = 1, jobs: int
     validate(exp)
     if records:
         check_records(exp, records, seed)
+    revision = commit()  # the code that plays, read before the run (the checkout may change during it)
     started = time.time()
     played: dict[int, Played] = {}
     setups_out = []
@@ -173,7 +174,7 @@ def run_experiment(exp: Experiment, scale: float = 1.0, seed: int = 1, jobs: int
                                             measured["ci95"]),
                      "series": row.series, "x": row.x})
     out: dict[str, Any] = {"id": exp.id, "document": exp.document, "source": exp.source, "title": exp.title,
-                           "scale": scale, "seed": seed, "commit": commit(), "note": exp.note,
+                           "scale": scale, "seed": seed, "commit": revision, "note": exp.note,
                            "x_label": exp.x_label, "setups": setups_out, "rows": rows,
                            "seconds": round(time.time() - started, 1)}
     if only is not None:
