@@ -70,14 +70,17 @@ def arena_command(setup: Any, games: int, seed: int) -> str:
 
 
 def commit() -> str:
-    """The checkout's commit (``+dirty`` with uncommitted changes to tracked files), or ``unknown``."""
+    """The checkout's commit, with ``+dirty`` when the code that plays (``engine/``) has uncommitted changes
+    (other files, such as stored results, do not count), or ``unknown``."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     try:
-        out = subprocess.run(["git", "-C", root, "describe", "--always", "--dirty=+dirty", "--abbrev=10"],
-                             capture_output=True, text=True, timeout=30, check=True)
+        head = subprocess.run(["git", "-C", root, "rev-parse", "--short=10", "HEAD"],
+                              capture_output=True, text=True, timeout=30, check=True).stdout.strip()
+        changed = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no", "--", "engine"],
+                                 capture_output=True, text=True, timeout=30, check=True).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
-    return out.stdout.strip() or "unknown"
+    return (head + ("+dirty" if changed else "")) if head else "unknown"
 
 
 def get_experiment(exp_id: str) -> Experiment:
