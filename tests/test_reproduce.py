@@ -114,6 +114,7 @@ def test_a_stopped_run_resumes_to_the_same_result(tmp_path: Path) -> None:
     resumed = run_experiment(exp, scale=0.01, seed=3, backend=counting, records=records)
     assert played == [6]  # only the games that were not recorded
     assert resumed["rows"] == full["rows"]
+    assert resumed["resumed_games"] == 4 and "resumed_games" not in full
 
 
 def test_cli_list_run_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -140,6 +140,7 @@ def run_experiment(exp: Experiment, scale: float = 1.0, seed: int = 1, jobs: int
     revision = commit()  # the code that plays, read before the run (the checkout may change during it)
     started = time.time()
     played: dict[int, Played] = {}
+    resumed = 0
     setups_out = []
     interrupted = False
     with tempfile.TemporaryDirectory(prefix="reproduce-") as scratch:
@@ -162,6 +163,7 @@ def run_experiment(exp: Experiment, scale: float = 1.0, seed: int = 1, jobs: int
                                "published_games": setup.games,
                                "arena_command": arena_command(setup, games, seed),
                                "full_size_command": arena_command(setup, setup.games, seed)})
+            resumed += summary.get("resumed_games", 0)
             if summary.get("interrupted"):
                 interrupted = True
                 break
@@ -180,6 +182,8 @@ def run_experiment(exp: Experiment, scale: float = 1.0, seed: int = 1, jobs: int
                            "scale": scale, "seed": seed, "commit": revision, "note": exp.note,
                            "x_label": exp.x_label, "setups": setups_out, "rows": rows,
                            "seconds": round(time.time() - started, 1)}
+    if resumed:
+        out["resumed_games"] = resumed  # read back from the records: their time is not in "seconds"
     if only is not None:
         out["only_setups"] = list(only)
         out["setups_total"] = len(exp.setups)
@@ -321,7 +325,9 @@ def report_text(results: Sequence[dict[str, Any]], plots_dir: str | None = None,
             lines += ["", f"Only set-up(s) {', '.join(map(str, res['only_setups']))} of "
                           f"{res.get('setups_total', '?')} played (`--setups`); the other rows are not measured."]
         lines += ["", f"Sample: {games} games (published size {published}), seed {res.get('seed')}, "
-                      f"commit `{res['commit']}`, {res.get('seconds', '?')} s. Command:", "",
+                      f"commit `{res['commit']}`, {res.get('seconds', '?')} s"
+                      + (f" (and {res['resumed_games']} games read back from the records of an earlier, stopped run)"
+                         if res.get("resumed_games") else "") + ". Command:", "",
                   f"    {res['command']}", "",
                   f"Full size: `python -m engine.reproduce {res['id']} --scale 1 --json {res['id'].replace('/', '_')}"
                   ".json` (the arena commands of its set-ups are in the result file)."]
