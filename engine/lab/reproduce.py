@@ -321,6 +321,7 @@ def report_text(results: Sequence[dict[str, Any]], plots_dir: str | None = None,
                 lines += ["", f"![{res['id']}]({plots_link}/{name})"]
         games = sum(s.get("games", 0) for s in res.get("setups", []))
         published = sum(s.get("published_games", 0) for s in res.get("setups", []))
+        stem = res["id"].replace("/", "_")
         if res.get("only_setups") is not None:
             lines += ["", f"Only set-up(s) {', '.join(map(str, res['only_setups']))} of "
                           f"{res.get('setups_total', '?')} played (`--setups`); the other rows are not measured."]
@@ -329,8 +330,9 @@ def report_text(results: Sequence[dict[str, Any]], plots_dir: str | None = None,
                       + (f" (and {res['resumed_games']} games read back from the records of an earlier, stopped run)"
                          if res.get("resumed_games") else "") + ". Command:", "",
                   f"    {res['command']}", "",
-                  f"Full size: `python -m engine.reproduce {res['id']} --scale 1 --json {res['id'].replace('/', '_')}"
-                  ".json` (the arena commands of its set-ups are in the result file)."]
+                  f"Full size: `python -m engine.reproduce {res['id']} --scale 1 --records {stem}.jsonl "
+                  f"--json docs/results/{stem}.json` (`--estimate` first prints its cost; the arena commands of its "
+                  "set-ups are in the result file)."]
     return "\n".join(lines) + "\n"
 
 
