@@ -2,6 +2,7 @@
 
     python -m engine.arena --game GAME [--variant KEY=VALUE ...] --agents SPEC [SPEC ...] --games N
                            [--seed S] [--jobs J] [--unit hand|match] [--json PATH] [--records PATH]
+                           [--backend local|ray] [--address ADDR]
 
 One SPEC per seat, in seat order. Every deal is played once per *distinct rotation* of the agents over
 the seats (duplicate deals), so each agent plays every seat on the same cards; ``--games`` is the total
@@ -11,6 +12,10 @@ last seat of every deal (in 4-player partnership games seats 0+2 are the side th
 
 Results are identical for the same seed whatever ``--jobs``: every deal and every agent decision draws
 from seeds derived from ``--seed``, the deal index and the rotation.
+
+``--backend ray`` plays every game as a Ray task (:mod:`engine.lab.cluster`, ``pip install .[cluster]``): a
+local Ray instance, or with ``--address`` a running cluster (docs/research.md). The results and records are
+those of the local processes for the same seed.
 
 ``python -m engine.arena --pool RECORDS [RECORDS ...] [--json PATH]`` summarizes the records files of runs that
 differ only in their seed as one sample (the pooled rows of docs/results.md), without playing.
@@ -40,7 +45,7 @@ from typing import Any
 
 from engine import agents, registry
 from engine.game import Game, GameError, GameState
-from engine.lab import cli
+from engine.lab import cli, cluster
 from engine.match import Match
 from engine.rng import derive_seed
 
@@ -395,6 +400,20 @@ class RecordsFile:
                                 "points": rec.points, "outcomes": rec.outcomes, "moves": rec.moves}) + "\n")
 
 
+def check_setup(game_name: str, variant: dict[str, Any], specs: Sequence[str], unit: str = "hand") -> Game:
+    """The game of a run, after checking (GameError with a clear message) that the SPECs fill its seats and
+    exist and that the unit is valid: done before any game is played or any backend started."""
+    game = registry.create(game_name, variant)
+    if len(specs) != game.num_players:
+        raise GameError(f"{game_name} with this variant has {game.num_players} seats: give {game.num_players} "
+                        f"agent SPECs (got {len(specs)})")
+    for spec in specs:
+        agents.make(spec, game)
+    if unit not in ("hand", "match"):
+        raise GameError(f"--unit must be 'hand' or 'match', not {unit!r}")
+    return game
+
+
 Backend = Callable[[list[tuple[Any, ...]], Callable[[GameRecord], None]], None]
 """Plays a list of :func:`play_one` argument tuples, handing each finished game to the callback as soon as it
 ends (in any order); the summary does not depend on that order."""
@@ -406,15 +425,8 @@ def run(game_name: str, variant: dict[str, Any], specs: list[str], games: int, s
     """Run a tournament and return the JSON-ready summary. With ``records_path`` every finished game is
     appended to that file and the games it already holds are not played again (resume). ``backend``, if
     given, plays the games instead of the local processes (e.g. :class:`engine.lab.cluster.RayBackend`)."""
-    game = registry.create(game_name, variant)
+    game = check_setup(game_name, variant, specs, unit)
     variant = game.variant
-    if len(specs) != game.num_players:
-        raise GameError(f"{game_name} with this variant has {game.num_players} seats: give {game.num_players} "
-                        f"agent SPECs (got {len(specs)})")
-    for spec in specs:  # validate early, in the parent, with clear errors
-        agents.make(spec, game)
-    if unit not in ("hand", "match"):
-        raise GameError(f"--unit must be 'hand' or 'match', not {unit!r}")
     arrangements = rotations(specs)
     deals = max(1, math.ceil(games / len(arrangements)))
     tasks = [(game_name, variant, specs, arr, unit, seed, d, r)
@@ -567,7 +579,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list-games", action="store_true")
     parser.add_argument("--list-agents", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="no progress line")
+    cluster.add_options(parser)
     args = parser.parse_args(argv)
+    cluster.check_options(parser, args)
     if args.list_games:
         print(list_games())
         return 0
@@ -589,14 +603,19 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--game and --agents are required (or use --list-games / --list-agents)")
     command = "python -m engine.arena " + " ".join(sys.argv[1:] if argv is None else argv)
     previous = _stop_on_signals()
+    backend = None
     try:
         variant = registry.parse_variant(args.variant)
+        check_setup(args.game, variant, args.agents, args.unit)  # a bad set-up fails before Ray starts
+        backend = cluster.open_backend(args, play_one)
         summary = run(args.game, variant, args.agents, args.games, args.seed, args.jobs, args.unit,
-                      progress=not args.quiet, records_path=args.records)
+                      progress=not args.quiet, records_path=args.records, backend=backend)
     except GameError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     finally:
+        if backend is not None:
+            backend.close()
         for signum, handler in previous.items():
             signal.signal(signum, handler)
     summary = {"command": command, **summary}

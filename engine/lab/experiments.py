@@ -8,7 +8,7 @@ catalogue itself is :data:`engine.lab.experiments_catalog.EXPERIMENTS`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,8 +150,9 @@ def _observations(row: Row, played: Played) -> list[tuple[float, float, float]]:
     return out
 
 
-def measure_row(row: Row, played: Sequence[Played]) -> dict[str, Any]:
-    """The measured value of one row: ``measured``, ``ci95`` and the sample size ``n``."""
+def measure_row(row: Row, played: Sequence[Played] | Mapping[int, Played]) -> dict[str, Any]:
+    """The measured value of one row: ``measured``, ``ci95`` and the sample size ``n`` (``played[k]`` is the
+    games of set-up k)."""
     obs = [o for k in row.setups for o in _observations(row, played[k])]
     n = len(obs)
     if row.statistic in ("points", "relative"):

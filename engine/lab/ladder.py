@@ -3,6 +3,7 @@ rated by the Bradley-Terry model.
 
     python -m engine.ladder --game GAME [--variant KEY=VALUE ...] --agents SPEC SPEC [SPEC ...]
                             --seconds-per-move S [--deals N] [--seed S] [--jobs J] [--records FILE] [--json PATH]
+                            [--backend local|ray] [--address ADDR]
 
 Every pair of agents plays ``--deals`` deals through the arena (:func:`engine.lab.arena.run`): the two agents
 alternate round the table (A B A B; in a game of an odd number of seats also B A B, so that neither holds more
@@ -21,6 +22,11 @@ with 95% intervals from the model's standard errors (the inverse Fisher informat
 constraint). Each pair's games carry a weak prior of one drawn game (:data:`PRIOR_GAMES`), so an agent that won
 every game still gets a finite rating.
 
+``--backend ray [--address ADDR]`` plays the games as Ray tasks, on a local Ray instance or a running cluster
+(:mod:`engine.lab.cluster`, docs/research.md), as the arena does. With rule-based agents only, the results are
+those of the local processes for the same seed; a time per move is the documented exception to determinism (the
+iterations a search fits in ``S`` seconds depend on the machine and its load), locally as on Ray.
+
 ``--records FILE``: every pair's games go to the arena's JSON Lines records file ``FILE.<i>-<j>[.b]`` (agent
 indexes in the ``--agents`` order; ``.b`` for the B A B seating); running the same command again resumes each
 pair from its file. Ctrl-C or SIGTERM stop the run: the pairs finished so far are rated (``"interrupted":
@@ -29,7 +35,6 @@ true``, exit code 130).
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import math
@@ -42,7 +47,7 @@ import numpy as np
 
 from engine import agents, registry
 from engine.game import Game, GameError
-from engine.lab import arena
+from engine.lab import arena, cli, cluster
 
 Z95 = arena.Z95
 ELO = 400.0 / math.log(10.0)
@@ -129,7 +134,7 @@ def seatings(n_seats: int) -> list[tuple[str, list[int]]]:
 
 
 def play_pair(game_name: str, variant: dict[str, Any], pair: tuple[str, str], deals: int, seed: int, jobs: int,
-              records: str | None, progress: bool) -> dict[str, Any]:
+              records: str | None, progress: bool, backend: arena.Backend | None = None) -> dict[str, Any]:
     """Both seatings of one pair of (timed) SPECs: A's score, the games, and the paired outcome's 95% interval."""
     game = registry.create(game_name, variant)
     score = 0.0
@@ -140,7 +145,7 @@ def play_pair(game_name: str, variant: dict[str, Any], pair: tuple[str, str], de
         specs = [pair[a] for a in seats]
         n_rot = len(arena.rotations(specs))
         summary = arena.run(game_name, variant, specs, deals * n_rot, seed, jobs, "hand", progress,
-                            records + suffix if records else None)
+                            records + suffix if records else None, backend=backend)
         paired = summary["paired"]
         first_is_a = paired["first"] == pair[0]
         sign = 1.0 if first_is_a else -1.0
@@ -161,12 +166,12 @@ def play_pair(game_name: str, variant: dict[str, Any], pair: tuple[str, str], de
             "interrupted": interrupted}
 
 
-def run(game_name: str, variant: dict[str, Any], specs: Sequence[str], seconds: float | None, deals: int,
-        seed: int = 0, jobs: int = 0, records: str | None = None, progress: bool = False) -> dict[str, Any]:
-    """The whole ladder: every pair's games and the ratings (JSON-ready). ``seconds=None``: every SPEC keeps
-    its own budgets."""
+def timed_specs(game_name: str, variant: dict[str, Any], specs: Sequence[str], seconds: float | None,
+                deals: int) -> list[str]:
+    """The SPECs under ``seconds`` a move (:func:`timed_spec`; ``None``: every SPEC keeps its own budgets),
+    after checking the ladder's set-up (GameError with a clear message): done before any game is played or any
+    backend started."""
     game = registry.create(game_name, variant)
-    variant = game.variant
     if len(specs) < 2:
         raise GameError("give two or more agent SPECs")
     if len(set(specs)) != len(specs):
@@ -180,6 +185,17 @@ def run(game_name: str, variant: dict[str, Any], specs: Sequence[str], seconds: 
         agents.make(spec, game)  # fails before any game with the arena's clear errors
     if len(set(timed)) != len(timed):
         raise GameError("two SPECs are the same agent under an equal time per move: " + ", ".join(timed))
+    return timed
+
+
+def run(game_name: str, variant: dict[str, Any], specs: Sequence[str], seconds: float | None, deals: int,
+        seed: int = 0, jobs: int = 0, records: str | None = None, progress: bool = False,
+        backend: arena.Backend | None = None) -> dict[str, Any]:
+    """The whole ladder: every pair's games and the ratings (JSON-ready). ``seconds=None``: every SPEC keeps
+    its own budgets. ``backend`` plays the games instead of the local processes (e.g.
+    :class:`engine.lab.cluster.RayBackend`)."""
+    timed = timed_specs(game_name, variant, specs, seconds, deals)
+    variant = registry.create(game_name, variant).variant
     results: dict[tuple[int, int], tuple[float, float]] = {}
     pairs_out = []
     interrupted = False
@@ -187,7 +203,7 @@ def run(game_name: str, variant: dict[str, Any], specs: Sequence[str], seconds: 
         path = f"{records}.{i}-{j}" if records else None
         if progress:
             print(f"{specs[i]} vs {specs[j]}", file=sys.stderr)
-        pair = play_pair(game_name, variant, (timed[i], timed[j]), deals, seed, jobs, path, progress)
+        pair = play_pair(game_name, variant, (timed[i], timed[j]), deals, seed, jobs, path, progress, backend)
         results[(i, j)] = (pair["score"], pair["games"])
         pairs_out.append({"first": specs[i], "second": specs[j], **pair})
         if pair["interrupted"]:
@@ -228,7 +244,7 @@ def format_table(summary: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.ladder", description=__doc__.split("\n\n")[0])
+    parser = cli.Parser(prog="python -m engine.ladder", description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", required=True)
     parser.add_argument("--variant", nargs="*", action="extend", default=[], metavar="KEY=VALUE")
     parser.add_argument("--agents", nargs="+", metavar="SPEC", required=True)
@@ -242,17 +258,24 @@ def main(argv: list[str] | None = None) -> int:
                         "the same command resumes from them")
     parser.add_argument("--json", metavar="PATH")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
+    cluster.add_options(parser)
     args = parser.parse_args(argv)
+    cluster.check_options(parser, args)
     command = "python -m engine.ladder " + " ".join(sys.argv[1:] if argv is None else argv)
     previous = arena._stop_on_signals()
+    backend = None
     try:
         variant = registry.parse_variant(args.variant)
+        timed_specs(args.game, variant, args.agents, args.seconds_per_move, args.deals)  # before Ray starts
+        backend = cluster.open_backend(args, arena.play_one)
         summary = run(args.game, variant, args.agents, args.seconds_per_move, args.deals, args.seed, args.jobs,
-                      args.records, progress=not args.quiet)
+                      args.records, progress=not args.quiet, backend=backend)
     except GameError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     finally:
+        if backend is not None:
+            backend.close()
         for signum, handler in previous.items():
             signal.signal(signum, handler)
     summary = {"command": command, **summary}

@@ -3,7 +3,8 @@
 
     python -m engine.reproduce --list [--json PATH]
     python -m engine.reproduce ID [--scale F] [--seed S] [--jobs N] [--backend local|ray] [--address ADDR]
-                               [--records FILE] --json PATH
+                               [--records FILE] [--setups K,K] --json PATH
+    python -m engine.reproduce ID --estimate [--scale F] [--jobs N] [--records FILE]
     python -m engine.reproduce --report [--results DIR] [--output FILE]
 
 A run plays every arena set-up of the experiment at its published size times ``--scale`` (at least one deal)
@@ -13,6 +14,10 @@ one set-up), plain arena records files that ``python -m engine.arena --pool`` al
 the same files resumes. ``--backend ray`` plays the games on Ray (``--address`` joins a running cluster; see
 docs/research.md) with the same results as the local processes.
 
+Before a run (unless ``--quiet``), and alone with ``--estimate``, the cost is printed: the games at this scale
+and at full size, and a rough time from a few timed decisions of every agent (:mod:`engine.lab.cost`), so that
+``--scale``, ``--jobs`` or ``--backend ray`` can be chosen before a long run.
+
 ``--report`` rewrites, in ``--output`` (docs/results.md), only the text between the lines
 ``<!-- reproduce:begin -->`` and ``<!-- reproduce:end -->`` (appended at the end if absent) from the result
 files in ``--results`` (docs/results/), with a plot per reproduced figure when matplotlib is installed
@@ -21,9 +26,7 @@ files in ``--results`` (docs/results/), with a plot per reproduced figure when m
 
 from __future__ import annotations
 
-import argparse
 import json
-import math
 import os
 import shlex
 import signal
@@ -36,7 +39,8 @@ from typing import Any
 
 from engine import agents, registry
 from engine.game import GameError
-from engine.lab import arena
+from engine.lab import arena, cli, cluster, cost
+from engine.lab.cost import scaled_games
 from engine.lab.experiments import Experiment, Played, agreement, measure_row
 from engine.lab.experiments_catalog import EXPERIMENTS, MISSING
 
@@ -44,13 +48,7 @@ RESULTS_DIR = os.path.join("docs", "results")
 REPORT_FILE = os.path.join("docs", "results.md")
 BEGIN = "<!-- reproduce:begin -->"
 END = "<!-- reproduce:end -->"
-BACKENDS = ("local", "ray")
 RESULT_KEYS = ("id", "document", "source", "command", "commit", "rows")
-
-
-def scaled_games(games: int, scale: float) -> int:
-    """The games of a set-up at ``scale`` of its published size (at least one)."""
-    return max(1, math.ceil(games * scale - 1e-9))
 
 
 def records_path(base: str, k: int, count: int) -> str:
@@ -72,14 +70,17 @@ def arena_command(setup: Any, games: int, seed: int) -> str:
 
 
 def commit() -> str:
-    """The checkout's commit (``+dirty`` with uncommitted changes to tracked files), or ``unknown``."""
+    """The checkout's commit, with ``+dirty`` when the code that plays (``engine/``) has uncommitted changes
+    (other files, such as stored results, do not count), or ``unknown``."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     try:
-        out = subprocess.run(["git", "-C", root, "describe", "--always", "--dirty=+dirty", "--abbrev=10"],
-                             capture_output=True, text=True, timeout=30, check=True)
+        head = subprocess.run(["git", "-C", root, "rev-parse", "--short=10", "HEAD"],
+                              capture_output=True, text=True, timeout=30, check=True).stdout.strip()
+        changed = subprocess.run(["git", "-C", root, "status", "--porcelain", "--untracked-files=no", "--", "engine"],
+                                 capture_output=True, text=True, timeout=30, check=True).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"
-    return out.stdout.strip() or "unknown"
+    return (head + ("+dirty" if changed else "")) if head else "unknown"
 
 
 def get_experiment(exp_id: str) -> Experiment:
@@ -112,21 +113,40 @@ def check_records(exp: Experiment, records: str, seed: int) -> None:
                             f"{', '.join(diff)}); give --records a new path or repeat that run's command")
 
 
+def parse_setups(text: str | None, exp: Experiment) -> list[int] | None:
+    """``--setups 0,2`` as set-up indexes of ``exp`` (None: every set-up); GameError on a bad list."""
+    if text is None:
+        return None
+    try:
+        picked = sorted({int(part) for part in text.split(",") if part.strip()})
+    except ValueError:
+        picked = []
+    if not picked or not all(0 <= k < len(exp.setups) for k in picked):
+        raise GameError(f"--setups must list set-up numbers of {exp.id} separated by commas, from 0 to "
+                        f"{len(exp.setups) - 1} (see --estimate), not {text!r}")
+    return picked
+
+
 def run_experiment(exp: Experiment, scale: float = 1.0, seed: int = 1, jobs: int = 0,
                    backend: arena.Backend | None = None, records: str | None = None,
-                   progress: bool = False) -> dict[str, Any]:
-    """Play the experiment at ``scale`` of its published size and return the result (without ``command``)."""
+                   progress: bool = False, only: Sequence[int] | None = None) -> dict[str, Any]:
+    """Play the experiment at ``scale`` of its published size and return the result (without ``command``).
+    ``only`` plays just those set-ups: the rows that read another one are not measured."""
     if not scale > 0:
         raise GameError(f"--scale must be positive, not {scale}")
     validate(exp)
     if records:
         check_records(exp, records, seed)
+    revision = commit()  # the code that plays, read before the run (the checkout may change during it)
     started = time.time()
-    played: list[Played] = []
+    played: dict[int, Played] = {}
+    resumed = 0
     setups_out = []
     interrupted = False
     with tempfile.TemporaryDirectory(prefix="reproduce-") as scratch:
         for k, setup in enumerate(exp.setups):
+            if only is not None and k not in only:
+                continue
             games = scaled_games(setup.games, scale)
             path = records_path(records or os.path.join(scratch, "records.jsonl"), k, len(exp.setups))
             if progress:
@@ -137,17 +157,19 @@ def run_experiment(exp: Experiment, scale: float = 1.0, seed: int = 1, jobs: int
             planned = {(d, r) for d in range(summary["deals"]) for r in range(summary["rotations"])}
             recs = [r for r in recs if (r.deal, r.rotation) in planned]  # a larger earlier run's extra games
             game = registry.create(setup.game, setup.variant_dict())
-            played.append(Played(list(setup.agents), game.teams(), game.lower_is_better(), recs))
-            setups_out.append({"game": setup.game, "variant": setup.variant_dict(), "agents": list(setup.agents),
-                               "unit": setup.unit, "games": len(recs), "published_games": setup.games,
+            played[k] = Played(list(setup.agents), game.teams(), game.lower_is_better(), recs)
+            setups_out.append({"setup": k, "game": setup.game, "variant": setup.variant_dict(),
+                               "agents": list(setup.agents), "unit": setup.unit, "games": len(recs),
+                               "published_games": setup.games,
                                "arena_command": arena_command(setup, games, seed),
                                "full_size_command": arena_command(setup, setup.games, seed)})
+            resumed += summary.get("resumed_games", 0)
             if summary.get("interrupted"):
                 interrupted = True
                 break
     rows = []
     for row in exp.rows:
-        if any(k >= len(played) for k in row.setups):
+        if any(k not in played for k in row.setups):
             measured: dict[str, Any] = {"measured": None, "ci95": None, "n": 0}
         else:
             measured = measure_row(row, played)
@@ -157,9 +179,14 @@ def run_experiment(exp: Experiment, scale: float = 1.0, seed: int = 1, jobs: int
                                             measured["ci95"]),
                      "series": row.series, "x": row.x})
     out: dict[str, Any] = {"id": exp.id, "document": exp.document, "source": exp.source, "title": exp.title,
-                           "scale": scale, "seed": seed, "commit": commit(), "note": exp.note,
+                           "scale": scale, "seed": seed, "commit": revision, "note": exp.note,
                            "x_label": exp.x_label, "setups": setups_out, "rows": rows,
                            "seconds": round(time.time() - started, 1)}
+    if resumed:
+        out["resumed_games"] = resumed  # read back from the records: their time is not in "seconds"
+    if only is not None:
+        out["only_setups"] = list(only)
+        out["setups_total"] = len(exp.setups)
     if interrupted:
         out["interrupted"] = True
     return out
@@ -294,11 +321,18 @@ def report_text(results: Sequence[dict[str, Any]], plots_dir: str | None = None,
                 lines += ["", f"![{res['id']}]({plots_link}/{name})"]
         games = sum(s.get("games", 0) for s in res.get("setups", []))
         published = sum(s.get("published_games", 0) for s in res.get("setups", []))
+        stem = res["id"].replace("/", "_")
+        if res.get("only_setups") is not None:
+            lines += ["", f"Only set-up(s) {', '.join(map(str, res['only_setups']))} of "
+                          f"{res.get('setups_total', '?')} played (`--setups`); the other rows are not measured."]
         lines += ["", f"Sample: {games} games (published size {published}), seed {res.get('seed')}, "
-                      f"commit `{res['commit']}`, {res.get('seconds', '?')} s. Command:", "",
+                      f"commit `{res['commit']}`, {res.get('seconds', '?')} s"
+                      + (f" (and {res['resumed_games']} games read back from the records of an earlier, stopped run)"
+                         if res.get("resumed_games") else "") + ". Command:", "",
                   f"    {res['command']}", "",
-                  f"Full size: `python -m engine.reproduce {res['id']} --scale 1 --json {res['id'].replace('/', '_')}"
-                  ".json` (the arena commands of its set-ups are in the result file)."]
+                  f"Full size: `python -m engine.reproduce {res['id']} --scale 1 --records {stem}.jsonl "
+                  f"--json docs/results/{stem}.json` (`--estimate` first prints its cost; the arena commands of its "
+                  "set-ups are in the result file)."]
     return "\n".join(lines) + "\n"
 
 
@@ -340,21 +374,25 @@ def listing() -> list[dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(prog="python -m engine.reproduce", description=__doc__.split("\n\n")[0])
+    parser = cli.Parser(prog="python -m engine.reproduce", description=__doc__.split("\n\n")[0])
     parser.add_argument("id", nargs="?", help="experiment id (see --list)")
     parser.add_argument("--list", action="store_true", help="list the experiments")
+    parser.add_argument("--estimate", action="store_true",
+                        help="only print the run's games and a rough time (a few timed decisions per agent)")
     parser.add_argument("--report", action="store_true", help="regenerate the reproduction part of docs/results.md")
     parser.add_argument("--results", default=RESULTS_DIR, help=f"result files for --report (default {RESULTS_DIR})")
     parser.add_argument("--output", default=REPORT_FILE, help=f"file --report writes into (default {REPORT_FILE})")
     parser.add_argument("--scale", type=float, default=1.0, help="fraction of the published size (default 1)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=0, help="local worker processes (default: all cores)")
-    parser.add_argument("--backend", default="local", help="local or ray")
-    parser.add_argument("--address", help="with --backend ray: a running cluster's address (default: start Ray here)")
     parser.add_argument("--records", metavar="FILE", help="arena records of the games (resumable)")
+    parser.add_argument("--setups", metavar="K,K", help="play only these set-ups (numbers from --estimate); the "
+                        "rows that read another set-up are not measured")
     parser.add_argument("--json", metavar="PATH", help="write the list or the result here")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
+    cluster.add_options(parser)
     args = parser.parse_args(argv)
+    cluster.check_options(parser, args)
     try:
         if args.list:
             entries = listing()
@@ -371,20 +409,28 @@ def main(argv: list[str] | None = None) -> int:
         if not args.id:
             raise GameError("give an experiment id, --list or --report")
         exp = get_experiment(args.id)
-        if args.backend not in BACKENDS:
-            raise GameError(f"unknown --backend {args.backend!r}; valid: {', '.join(BACKENDS)}")
-        if args.address and args.backend != "ray":
-            raise GameError("--address needs --backend ray")
-        if not args.json:
-            raise GameError("give --json PATH for the result")
+        if not args.json and not args.estimate:
+            raise GameError("give --json PATH for the result (or --estimate to print the cost only)")
         if not args.scale > 0:
             raise GameError(f"--scale must be positive, not {args.scale}")
         if args.jobs < 0:
             raise GameError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
-        json_dir = os.path.dirname(os.path.abspath(args.json))
-        if not os.path.isdir(json_dir):
-            raise GameError(f"no folder {json_dir} for --json")
+        if args.json:
+            json_dir = os.path.dirname(os.path.abspath(args.json))
+            if not os.path.isdir(json_dir):
+                raise GameError(f"no folder {json_dir} for --json")
         validate(exp)
+        only = parse_setups(args.setups, exp)
+        if args.records:
+            check_records(exp, args.records, args.seed)
+        if args.estimate or not args.quiet:
+            paths = [records_path(args.records, k, len(exp.setups)) if args.records else None
+                     for k in range(len(exp.setups))]
+            costs = cost.estimate(exp, args.scale, args.seed, paths, only)
+            print(cost.format_estimate(exp, args.scale, costs, args.jobs, os.cpu_count() or 1),
+                  file=sys.stdout if args.estimate else sys.stderr, flush=True)
+        if args.estimate:
+            return 0
     except GameError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -392,12 +438,9 @@ def main(argv: list[str] | None = None) -> int:
     previous = arena._stop_on_signals()
     backend = None
     try:
-        if args.backend == "ray":
-            from engine.lab.cluster import RayBackend  # the optional 'cluster' extra, imported only when asked
-
-            backend = RayBackend(args.address, args.jobs)
+        backend = cluster.open_backend(args, arena.play_one)
         result = run_experiment(exp, args.scale, args.seed, args.jobs, backend, args.records,
-                                progress=not args.quiet)
+                                progress=not args.quiet, only=only)
     except GameError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
