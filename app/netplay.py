@@ -145,7 +145,29 @@ class NetMatch:
         return list(self.winners)
 
 
-class NetController:
+class _NetworkTableLimits:
+    """What a network table does not offer, whatever the table screen's settings say."""
+
+    @property
+    def allow_hints(self) -> bool:
+        """No hints at a network table (the screen's setting is ignored)."""
+        return False
+
+    @allow_hints.setter
+    def allow_hints(self, value: bool) -> None:
+        pass
+
+    @property
+    def allow_undo(self) -> bool:
+        """No undo at a network table: the other players have seen the move."""
+        return False
+
+    @allow_undo.setter
+    def allow_undo(self, value: bool) -> None:
+        pass
+
+
+class NetController(_NetworkTableLimits):
     """A :class:`app.controller.Controller` look-alike for one human seat of a network table.
 
     ``receive()`` returns the messages that arrived for the seat; ``send_move(move, hand, ply)`` and
@@ -339,24 +361,6 @@ class NetController:
 
     # --- what the table screen calls ----------------------------------------------------------------
     @property
-    def allow_hints(self) -> bool:
-        """No hints at a network table (the screen's setting is ignored)."""
-        return False
-
-    @allow_hints.setter
-    def allow_hints(self, value: bool) -> None:
-        pass
-
-    @property
-    def allow_undo(self) -> bool:
-        """No undo at a network table: the other players have seen the move."""
-        return False
-
-    @allow_undo.setter
-    def allow_undo(self, value: bool) -> None:
-        pass
-
-    @property
     def ready(self) -> bool:
         """Whether the first state has arrived (the table can be drawn)."""
         return self.state is not None
@@ -472,7 +476,7 @@ class NetController:
             self._stop()
 
 
-class SharedScreenController:
+class SharedScreenController(_NetworkTableLimits):
     """Several humans at the host's screen (hotseat at a network table): one :class:`NetController` per local
     seat, each fed only its own seat's messages, shown one at a time as at a local hotseat table.
 
@@ -528,24 +532,6 @@ class SharedScreenController:
     def trick_pause_ms(self, value: int) -> None:
         for sub in self.subs.values():
             sub.trick_pause_ms = value
-
-    @property
-    def allow_hints(self) -> bool:
-        """No hints at a network table (the screen's setting is ignored)."""
-        return False
-
-    @allow_hints.setter
-    def allow_hints(self, value: bool) -> None:
-        pass
-
-    @property
-    def allow_undo(self) -> bool:
-        """No undo at a network table."""
-        return False
-
-    @allow_undo.setter
-    def allow_undo(self, value: bool) -> None:
-        pass
 
     @property
     def hold_until(self) -> float:
