@@ -36,7 +36,6 @@ true``, exit code 130).
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import signal
 import sys
@@ -256,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
     parser.add_argument("--records", metavar="FILE", help="records file prefix (one arena records file per pair); "
                         "the same command resumes from them")
-    parser.add_argument("--json", metavar="PATH")
+    parser.add_argument("--json", metavar="PATH", type=cli.output_file)
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
     cluster.add_options(parser)
     args = parser.parse_args(argv)
@@ -280,9 +279,8 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(signum, handler)
     summary = {"command": command, **summary}
     print(format_table(summary))
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(summary, f, indent=2)
+    if args.json and not cli.write_json(args.json, summary):
+        return 1
     return 130 if summary.get("interrupted") else 0
 
 
