@@ -13,11 +13,12 @@ from engine.knowledge import SearchKnowledge
 
 __all__ = ["MossSideWhist", "MossSideWhistState"]
 
-PRESETS = {  # ~13,000-16,000 it/s: expert's 8,000 iterations take 0.5-0.8 s at the opening
+PRESETS = {  # ~23,000 it/s of one idle core: strong's 5,000 iterations take ~0.21 s at the opening (it scores
+    # 65.6% against `pimc` where 2,000 scored 61.7%), expert's 14,000 ~0.67 s (docs/results.md, the ladder)
     "beginner": "ismcts:iterations=60",
     "casual": "ismcts:iterations=400",
-    "strong": "ismcts:iterations=2000",
-    "expert": "ismcts:iterations=8000,seconds=1.0,endgame=50",
+    "strong": "ismcts:iterations=5000",
+    "expert": "ismcts:iterations=14000,seconds=1.0,endgame=50",
 }
 
 KNOWLEDGE = SearchKnowledge(
