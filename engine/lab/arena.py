@@ -186,6 +186,32 @@ def _stop_on_signals() -> dict[int, Any]:
     return previous
 
 
+class StoppableRun:
+    """A command-line run's surroundings: SIGTERM and SIGINT stop it as Ctrl-C does (the finished games are kept),
+    the backend it plays on (``--backend``, opened by :meth:`open_backend` once the set-up is checked) is closed
+    at the end, and the previous signal handlers come back."""
+
+    def __init__(self, args: Any) -> None:
+        self.args = args
+        self.backend: cluster.RayBackend | None = None
+        self._previous: dict[int, Any] = {}
+
+    def __enter__(self) -> StoppableRun:
+        self._previous = _stop_on_signals()
+        return self
+
+    def open_backend(self) -> cluster.RayBackend | None:
+        """The backend the options ask for (None: the local processes)."""
+        self.backend = cluster.open_backend(self.args, play_one)
+        return self.backend
+
+    def __exit__(self, *exc: object) -> None:
+        if self.backend is not None:
+            self.backend.close()
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+
+
 def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -602,22 +628,15 @@ def main(argv: list[str] | None = None) -> int:
     if not args.game or not args.agents:
         parser.error("--game and --agents are required (or use --list-games / --list-agents)")
     command = "python -m engine.arena " + " ".join(sys.argv[1:] if argv is None else argv)
-    previous = _stop_on_signals()
-    backend = None
-    try:
-        variant = registry.parse_variant(args.variant)
-        check_setup(args.game, variant, args.agents, args.unit)  # a bad set-up fails before Ray starts
-        backend = cluster.open_backend(args, play_one)
-        summary = run(args.game, variant, args.agents, args.games, args.seed, args.jobs, args.unit,
-                      progress=not args.quiet, records_path=args.records, backend=backend)
-    except GameError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    finally:
-        if backend is not None:
-            backend.close()
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+    with StoppableRun(args) as session:
+        try:
+            variant = registry.parse_variant(args.variant)
+            check_setup(args.game, variant, args.agents, args.unit)  # a bad set-up fails before Ray starts
+            summary = run(args.game, variant, args.agents, args.games, args.seed, args.jobs, args.unit,
+                          progress=not args.quiet, records_path=args.records, backend=session.open_backend())
+        except GameError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
     summary = {"command": command, **summary}
     print(format_table(summary))
     if args.json and not cli.write_json(args.json, summary):

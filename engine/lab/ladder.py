@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import signal
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -261,22 +260,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     cluster.check_options(parser, args)
     command = "python -m engine.ladder " + " ".join(sys.argv[1:] if argv is None else argv)
-    previous = arena._stop_on_signals()
-    backend = None
-    try:
-        variant = registry.parse_variant(args.variant)
-        timed_specs(args.game, variant, args.agents, args.seconds_per_move, args.deals)  # before Ray starts
-        backend = cluster.open_backend(args, arena.play_one)
-        summary = run(args.game, variant, args.agents, args.seconds_per_move, args.deals, args.seed, args.jobs,
-                      args.records, progress=not args.quiet, backend=backend)
-    except GameError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    finally:
-        if backend is not None:
-            backend.close()
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+    with arena.StoppableRun(args) as session:
+        try:
+            variant = registry.parse_variant(args.variant)
+            timed_specs(args.game, variant, args.agents, args.seconds_per_move, args.deals)  # before Ray starts
+            summary = run(args.game, variant, args.agents, args.seconds_per_move, args.deals, args.seed,
+                          args.jobs, args.records, progress=not args.quiet, backend=session.open_backend())
+        except GameError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
     summary = {"command": command, **summary}
     print(format_table(summary))
     if args.json and not cli.write_json(args.json, summary):

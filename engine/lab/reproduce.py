@@ -29,7 +29,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import signal
 import subprocess
 import sys
 import tempfile
@@ -435,20 +434,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     command = "python -m engine.reproduce " + " ".join(shlex.quote(a) for a in argv)
-    previous = arena._stop_on_signals()
-    backend = None
-    try:
-        backend = cluster.open_backend(args, arena.play_one)
-        result = run_experiment(exp, args.scale, args.seed, args.jobs, backend, args.records,
-                                progress=not args.quiet, only=only)
-    except GameError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    finally:
-        if backend is not None:
-            backend.close()
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+    with arena.StoppableRun(args) as session:
+        try:
+            result = run_experiment(exp, args.scale, args.seed, args.jobs, session.open_backend(), args.records,
+                                    progress=not args.quiet, only=only)
+        except GameError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
     result = {"id": result["id"], "document": result["document"], "source": result["source"], "command": command,
               **{k: v for k, v in result.items() if k not in ("id", "document", "source")}}
     with open(args.json, "w", encoding="utf-8") as f:
