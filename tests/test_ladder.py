@@ -93,3 +93,18 @@ def test_own_budgets_keep_every_spec_as_given_and_are_deterministic() -> None:
         ladder.main(["--game", "briscola", "--agents", "greedy", "random", "--own-budgets", "--seconds-per-move",
                      "0.1"])
     assert stop.value.code == 2
+
+
+def test_the_cpu_clock_goes_to_every_search_and_nowhere_else() -> None:
+    game = registry.create("briscola")
+    assert ladder.timed_spec("ismcts:iterations=500", game, 0.05, "cpu") == \
+        "ismcts:iterations=0,seconds=0.05,clock=cpu"
+    assert ladder.timed_spec("pimc", game, 0.1, "cpu") == "pimc:seconds=0.1,deals=0,clock=cpu"
+    assert ladder.timed_spec("heuristic", game, 0.1, "cpu") == "heuristic"
+    with pytest.raises(GameError, match="choose one of: wall, cpu"):
+        ladder.timed_specs("briscola", {}, ["greedy", "random"], 0.1, 2, "sundial")
+    with pytest.raises(GameError, match="--own-budgets"):
+        ladder.timed_specs("briscola", {}, ["greedy", "random"], None, 2, "cpu")
+    summary = ladder.run("briscola", {}, ["greedy", "pimc:depth=2"], 0.01, 1, seed=3, jobs=1, clock="cpu")
+    assert summary["clock"] == "cpu" and "0.01 s of CPU a move" in ladder.format_table(summary)
+    assert {r["timed_spec"] for r in summary["ratings"]} == {"greedy", "pimc:depth=2,seconds=0.01,deals=0,clock=cpu"}

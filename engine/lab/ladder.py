@@ -2,8 +2,8 @@
 rated by the Bradley-Terry model.
 
     python -m engine.ladder --game GAME [--variant KEY=VALUE ...] --agents SPEC SPEC [SPEC ...]
-                            --seconds-per-move S [--deals N] [--seed S] [--jobs J] [--records FILE] [--json PATH]
-                            [--backend local|ray] [--address ADDR]
+                            --seconds-per-move S [--clock wall|cpu] [--deals N] [--seed S] [--jobs J]
+                            [--records FILE] [--json PATH] [--backend local|ray] [--address ADDR]
 
 Every pair of agents plays ``--deals`` deals through the arena (:func:`engine.lab.arena.run`): the two agents
 alternate round the table (A B A B; in a game of an odd number of seats also B A B, so that neither holds more
@@ -16,6 +16,10 @@ Equal time: an agent that takes a ``seconds=`` budget (``ismcts``, ``detuct``, `
 decisions, whatever its SPEC said. The rule-based players (``heuristic``, ``greedy``, ``cs``...) take no budget:
 they decide at their own pace, well under a millisecond, so they are rated as they are. ``--own-budgets``
 instead keeps every SPEC's own budgets (to rate agents as shipped, e.g. a preset against a reference).
+
+``--clock cpu`` counts each search's own processor time instead of elapsed time (the SPECs get ``clock=cpu``):
+on a machine busy with other work every search still gets ``S`` seconds of a core, so the ratings do not depend on
+the load; ``wall`` (the default) is the time a player waits.
 
 Ratings: the Bradley-Terry maximum-likelihood strengths on the Elo scale (400 log10 of the strength, mean 0),
 with 95% intervals from the model's standard errors (the inverse Fisher information under the mean-zero
@@ -46,6 +50,7 @@ import numpy as np
 from engine import agents, registry
 from engine.game import Game, GameError
 from engine.lab import arena, cli, cluster
+from engine.search.common import CLOCKS
 
 Z95 = arena.Z95
 ELO = 400.0 / math.log(10.0)
@@ -107,9 +112,9 @@ def bradley_terry(n_agents: int, results: Mapping[tuple[int, int], tuple[float, 
     return [float(ELO * b) for b in beta], [float(ELO * e) for e in errors]
 
 
-def timed_spec(spec: str, game: Game, seconds: float) -> str:
-    """``spec`` under ``seconds`` a move: the time budget set and the count budgets zeroed for an agent that
-    takes ``seconds=``; a rule-based agent's SPEC unchanged."""
+def timed_spec(spec: str, game: Game, seconds: float, clock: str = "wall") -> str:
+    """``spec`` under ``seconds`` a move: the time budget set (counted on ``clock``, see :data:`CLOCKS`) and the
+    count budgets zeroed for an agent that takes ``seconds=``; a rule-based agent's SPEC unchanged."""
     name, params = agents.parse_spec(spec)
     cls = agents.agent_class(name, game)
     own = {p.name for p in cls.params}
@@ -119,6 +124,10 @@ def timed_spec(spec: str, game: Game, seconds: float) -> str:
     for count in COUNT_BUDGETS:
         if count in own:
             params[count] = "0"
+    if clock != "wall":
+        if "clock" not in own:
+            raise GameError(f"agent {name!r} cannot count its time on the {clock} clock")
+        params["clock"] = clock
     return name + ":" + ",".join(f"{k}={v}" for k, v in params.items())
 
 
@@ -165,7 +174,7 @@ def play_pair(game_name: str, variant: dict[str, Any], pair: tuple[str, str], de
 
 
 def timed_specs(game_name: str, variant: dict[str, Any], specs: Sequence[str], seconds: float | None,
-                deals: int) -> list[str]:
+                deals: int, clock: str = "wall") -> list[str]:
     """The SPECs under ``seconds`` a move (:func:`timed_spec`; ``None``: every SPEC keeps its own budgets),
     after checking the ladder's set-up (GameError with a clear message): done before any game is played or any
     backend started."""
@@ -178,7 +187,11 @@ def timed_specs(game_name: str, variant: dict[str, Any], specs: Sequence[str], s
         raise GameError(f"--seconds-per-move must be positive, not {seconds}")
     if deals < 1:
         raise GameError("--deals must be at least 1")
-    timed = list(specs) if seconds is None else [timed_spec(s, game, seconds) for s in specs]
+    if clock not in CLOCKS:
+        raise GameError(f"unknown clock {clock!r}; choose one of: {', '.join(CLOCKS)}")
+    if seconds is None and clock != "wall":
+        raise GameError("--clock applies to --seconds-per-move; with --own-budgets every SPEC keeps its own")
+    timed = list(specs) if seconds is None else [timed_spec(s, game, seconds, clock) for s in specs]
     for spec in timed:
         agents.make(spec, game)  # fails before any game with the arena's clear errors
     if len(set(timed)) != len(timed):
@@ -188,11 +201,11 @@ def timed_specs(game_name: str, variant: dict[str, Any], specs: Sequence[str], s
 
 def run(game_name: str, variant: dict[str, Any], specs: Sequence[str], seconds: float | None, deals: int,
         seed: int = 0, jobs: int = 0, records: str | None = None, progress: bool = False,
-        backend: arena.Backend | None = None) -> dict[str, Any]:
+        backend: arena.Backend | None = None, clock: str = "wall") -> dict[str, Any]:
     """The whole ladder: every pair's games and the ratings (JSON-ready). ``seconds=None``: every SPEC keeps
-    its own budgets. ``backend`` plays the games instead of the local processes (e.g.
-    :class:`engine.lab.cluster.RayBackend`)."""
-    timed = timed_specs(game_name, variant, specs, seconds, deals)
+    its own budgets; ``clock``: what ``seconds`` counts (:data:`CLOCKS`). ``backend`` plays the games instead of
+    the local processes (e.g. :class:`engine.lab.cluster.RayBackend`)."""
+    timed = timed_specs(game_name, variant, specs, seconds, deals, clock)
     variant = registry.create(game_name, variant).variant
     results: dict[tuple[int, int], tuple[float, float]] = {}
     pairs_out = []
@@ -214,7 +227,8 @@ def run(game_name: str, variant: dict[str, Any], specs: Sequence[str], seconds: 
          "games": sum(n for (a, b), (_s, n) in results.items() if s in (specs[a], specs[b]))}
         for s, t, r, e in zip(specs, timed, ratings, errors, strict=True)]
     table.sort(key=lambda row: -row["rating"])
-    out: dict[str, Any] = {"game": game_name, "variant": variant, "seconds_per_move": seconds, "deals": deals,
+    out: dict[str, Any] = {"game": game_name, "variant": variant, "seconds_per_move": seconds, "clock": clock,
+                           "deals": deals,
                            "seed": seed, "specs": list(specs), "ratings": table, "pairs": pairs_out,
                            "prior_games": PRIOR_GAMES}
     if interrupted:
@@ -224,7 +238,8 @@ def run(game_name: str, variant: dict[str, Any], specs: Sequence[str], seconds: 
 
 def format_table(summary: dict[str, Any]) -> str:
     """The ratings and the pairs' scores as plain text."""
-    pace = "own budgets" if summary["seconds_per_move"] is None else f"{summary['seconds_per_move']} s a move"
+    cpu = " of CPU" if summary.get("clock") == "cpu" else ""
+    pace = "own budgets" if summary["seconds_per_move"] is None else f"{summary['seconds_per_move']} s{cpu} a move"
     lines = [f"{summary['game']} {summary['variant']}  {pace}  "
              f"{summary['deals']} deals a pair  seed={summary['seed']}"
              + ("  INTERRUPTED" if summary.get("interrupted") else ""),
@@ -249,6 +264,9 @@ def main(argv: list[str] | None = None) -> int:
     pace = parser.add_mutually_exclusive_group(required=True)
     pace.add_argument("--seconds-per-move", type=float, metavar="S", help="every search's time per move")
     pace.add_argument("--own-budgets", action="store_true", help="every SPEC keeps its own budgets")
+    parser.add_argument("--clock", choices=tuple(CLOCKS), default="wall",
+                        help="what --seconds-per-move counts: wall (elapsed time, default) or cpu (each search's own "
+                        "processor time, so the ratings do not depend on other load)")
     parser.add_argument("--deals", type=int, default=20, help="deals per pair and seating (default 20)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
@@ -263,9 +281,11 @@ def main(argv: list[str] | None = None) -> int:
     with arena.StoppableRun(args) as session:
         try:
             variant = registry.parse_variant(args.variant)
-            timed_specs(args.game, variant, args.agents, args.seconds_per_move, args.deals)  # before Ray starts
+            timed_specs(args.game, variant, args.agents, args.seconds_per_move, args.deals,  # before Ray starts
+                        args.clock)
             summary = run(args.game, variant, args.agents, args.seconds_per_move, args.deals, args.seed,
-                          args.jobs, args.records, progress=not args.quiet, backend=session.open_backend())
+                          args.jobs, args.records, progress=not args.quiet, backend=session.open_backend(),
+                          clock=args.clock)
         except GameError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2

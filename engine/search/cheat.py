@@ -77,7 +77,7 @@ class CheatingUCTAgent(Agent):
             result, _root = run_ismcts(state.observation(state.current_player), rng, self.conf, budget,
                                        deal=state.clone)
             return pick_move(result, state, moves, rng, self.conf)
-        clock = Clock(int(self.config["iterations"]), float(self.config["seconds"]), budget)
+        clock = Clock(int(self.config["iterations"]), float(self.config["seconds"]), budget, str(self.config["clock"]))
         reward = str(self.config["reward"])
 
         def report(iterations: int, root: UNode) -> None:

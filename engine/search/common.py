@@ -341,12 +341,22 @@ def simulate(state: GameState, rng: random.Random, sim: str, nast: NAST | None,
 
 
 # --- budget ----------------------------------------------------------------------------------------
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.thread_time}
+"""What a search's ``seconds`` count: elapsed time (what a player waits), or the processor time of the searching
+thread (equal-time comparisons that do not depend on the other load of a shared machine)."""
+
+CLOCK_OPTION = Option("clock", "wall", "what 'seconds' counts: 'wall' (elapsed time, as a player waits) or 'cpu' "
+                      "(the search's own processor time: equal-time comparisons on a busy machine)",
+                      choices=tuple(CLOCKS))
+
+
 class Clock:
-    """Iteration/time budget, cancel flag and progress throttling for one decision."""
+    """Iteration/time budget, cancel flag and progress throttling for one decision. ``clock`` names what the
+    time budget counts (:data:`CLOCKS`); progress reports always use elapsed time."""
 
     REPORT_EVERY = 0.05
 
-    def __init__(self, iterations: int, seconds: float, budget: Budget | None) -> None:
+    def __init__(self, iterations: int, seconds: float, budget: Budget | None, clock: str = "wall") -> None:
         if budget is not None and budget.iterations is not None:
             iterations = budget.iterations
         if budget is not None and budget.seconds is not None:
@@ -357,8 +367,9 @@ class Clock:
         self.seconds = seconds if seconds > 0 else math.inf
         self.cancel = budget.cancel if budget is not None else None
         self.on_progress = budget.on_progress if budget is not None else None
+        self.now = CLOCKS[clock]
         self.start = time.perf_counter()
-        self.deadline = self.start + self.seconds
+        self.deadline = self.now() + self.seconds
         self.next_report = self.start + self.REPORT_EVERY
         self.timed = self.seconds != math.inf
 
@@ -372,10 +383,13 @@ class Clock:
             if i & 15 == 0 or self.timed:
                 if self.cancel is not None and self.cancel.is_set():
                     return True
-                now = time.perf_counter()
-                if now >= self.deadline:
+                if self.now() >= self.deadline:
                     return True
         return False
+
+    def left(self) -> float:
+        """Seconds of the time budget still left (on the budget's clock)."""
+        return self.deadline - self.now()
 
     def maybe_report(self, i: int, best: Callable[[], tuple[int | None, float | None]]) -> None:
         if self.on_progress is None or i & 15:
@@ -409,6 +423,7 @@ def search_options(default_iterations: int) -> tuple[Option, ...]:
         Option("reward", "pwl", "reward: pwl, wl, sd, score or relative (fernandes2016 5.3, manzke2025 4.2), "
                "or diff, the raw score difference in points (dipalma2014 SD)",
                choices=REWARDS),
+        CLOCK_OPTION,
     )
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import time
 from typing import Any
 
 from engine.agent import Agent, Budget
@@ -53,7 +52,7 @@ class DeterminizedUCTAgent(Agent):
             return moves[0]
         trees = int(self.config["trees"])
         reward = str(self.config["reward"])
-        clock = Clock(int(self.config["iterations"]), float(self.config["seconds"]), budget)
+        clock = Clock(int(self.config["iterations"]), float(self.config["seconds"]), budget, str(self.config["clock"]))
         per_tree = max(1, clock.iterations // trees) if clock.iterations < (1 << 60) else None
         votes: dict[int, int] = {}
         visits: dict[int, int] = {}
@@ -72,8 +71,8 @@ class DeterminizedUCTAgent(Agent):
             cap = per_tree
             if cap is None and clock.timed:
                 # Time budget only: share the remaining time evenly between the remaining trees.
-                left = clock.deadline - time.perf_counter()
-                sub = Clock(0, max(1e-3, left / (trees - t)), Budget(cancel=clock.cancel))
+                sub = Clock(0, max(1e-3, clock.left() / (trees - t)), Budget(cancel=clock.cancel),
+                            str(self.config["clock"]))
                 v, tot, n = uct_search(d, rng, sub, self.c, reward, progress=progress, progress_offset=done)
             else:
                 v, tot, n = uct_search(d, rng, clock, self.c, reward, iteration_offset=done, max_iterations=cap,

@@ -24,7 +24,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.cards import bits
@@ -110,8 +110,9 @@ class _Solver:
     outcome plus 1e-3 times the seat's score reward) or a reward kind (``"score"``, ``"relative"``)."""
 
     def __init__(self, seat: int, mode: str, node_limit: int, deadline: float | None, cancel: Any,
-                 playouts: Playouts[Any] | None = None) -> None:
+                 playouts: Playouts[Any] | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
         self.seat = seat
+        self.clock = clock
         if playouts is not None:
             self._use(playouts)
         self.table: dict[Any, tuple[float, float, int | None]] = {}
@@ -166,7 +167,7 @@ class _Solver:
             raise _TooBig
         if self.nodes >= self.next_check:
             self.next_check += CHECK_EVERY
-            if self.deadline is not None and time.perf_counter() >= self.deadline:
+            if self.deadline is not None and self.clock() >= self.deadline:
                 raise _TooBig
             if self.cancel is not None and self.cancel.is_set():
                 raise _TooBig
@@ -269,10 +270,11 @@ def _team(state: GameState, seat: int) -> tuple[int, ...]:
 
 def solve_information_set(obs: Observation, rng: random.Random, limit: int, *, reward: str = "pwl",
                           deadline: float | None = None, cancel: Any = None,
-                          node_limit: int = NODE_LIMIT, stats: dict[str, int] | None = None) -> int | None:
+                          node_limit: int = NODE_LIMIT, stats: dict[str, int] | None = None,
+                          clock: Callable[[], float] = time.perf_counter) -> int | None:
     """The move with the best average exact value over every consistent deal, or None when there are
     more than ``limit`` deals, the trees are too big to solve within ``node_limit`` nodes, the
-    ``time.perf_counter()`` ``deadline`` passes or ``cancel`` (anything with ``is_set()``) is set.
+    ``deadline`` passes on ``clock`` (default ``time.perf_counter``) or ``cancel`` (anything with ``is_set()``) is set.
     ``reward`` is the search's reward kind (see the module docstring). ``stats``, if given, receives the
     number of consistent ``deals`` (-1: more than ``limit``; -2: not tried, the order of two or more stock
     cards still matters) and the alpha-beta ``nodes`` visited.
@@ -284,13 +286,14 @@ def solve_information_set(obs: Observation, rng: random.Random, limit: int, *, r
     made: list[_Solver] = []
     info = stats if stats is not None else {}
     try:
-        return _solve_information_set(obs, rng, limit, reward, deadline, cancel, node_limit, made, info)
+        return _solve_information_set(obs, rng, limit, reward, deadline, cancel, node_limit, made, info, clock)
     finally:
         info["nodes"] = sum(solver.nodes for solver in made)
 
 
 def _solve_information_set(obs: Observation, rng: random.Random, limit: int, reward: str, deadline: float | None,
-                           cancel: Any, node_limit: int, made: list[_Solver], info: dict[str, int]) -> int | None:
+                           cancel: Any, node_limit: int, made: list[_Solver], info: dict[str, int],
+                           clock: Callable[[], float]) -> int | None:
     deals = [[]] if not obs.slots else enumerate_deals(obs, limit)
     if deals is not None:
         info["deals"] = len(deals)
@@ -309,7 +312,7 @@ def _solve_information_set(obs: Observation, rng: random.Random, limit: int, rew
     if len(states) == 1 and playouts.solver_points(states[0], obs.seat) is not None:
         # Every reward grows with the side's card points: one pass on the points decides, as minimax keeps
         # the order of values under any non-decreasing map (the outcome, the score).
-        solver = _Solver(obs.seat, "points", node_limit, deadline, cancel, playouts)
+        solver = _Solver(obs.seat, "points", node_limit, deadline, cancel, playouts, clock)
         made.append(solver)
         try:
             totals, _ = _solve_moves(solver, states, moves, None)
@@ -318,7 +321,8 @@ def _solve_information_set(obs: Observation, rng: random.Random, limit: int, rew
         return max(moves, key=totals.__getitem__)  # a later move was only shown no better, or better
     outcome_first = reward in _OUTCOME_REWARDS
     points_of = playouts.solver_points(states[0], obs.seat)
-    solver = _Solver(obs.seat, "outcome" if outcome_first else reward, node_limit, deadline, cancel, playouts)
+    solver = _Solver(obs.seat, "outcome" if outcome_first else reward, node_limit, deadline, cancel, playouts,
+                     clock)
     made.append(solver)
     try:
         if outcome_first and points_of is not None:

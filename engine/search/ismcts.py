@@ -21,7 +21,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-import time
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -31,7 +30,7 @@ from engine.agent import Agent, Budget, Progress
 from engine.game import Game, GameState, Option, VariantError
 from engine.observation import Observation
 from engine.search import endgame, knowledge, strategies
-from engine.search.common import NAST, NAST_POLICIES, REWARD_RANGE, Clock, exploration, search_options, to_rate
+from engine.search.common import CLOCKS, NAST, NAST_POLICIES, REWARD_RANGE, Clock, exploration, search_options, to_rate
 
 __all__ = ["SIM_EPSILON", "ISMCTSAgent", "Node", "SearchConfig", "SearchResult", "cards_left", "check_simulation",
            "pick_move", "prune_depth", "run_ismcts", "run_shares_in_turn", "split_iterations"]
@@ -87,6 +86,7 @@ class SearchConfig:
         self.game_name = game.name
         self.iterations = int(cfg["iterations"])
         self.seconds = float(cfg["seconds"])
+        self.clock = str(cfg.get("clock", "wall"))
         self.c = exploration(float(cfg["c"]), game)
         self.reward = str(cfg["reward"])
         self.sim = str(cfg["sim"]) if cfg["sim"] != "default" else knowledge.default_simulation(game.name)
@@ -129,7 +129,7 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: SearchConfig, budget:
     The options' strategies (determinization, the tree's moves, branching, expansion, simulation and reward) are
     chosen once by :mod:`engine.search.strategies`; the loop below is the algorithm itself: select by UCB1 with
     availability counts, expand one node, play out, back up each seat's reward."""
-    clock = Clock(conf.iterations, conf.seconds, budget)
+    clock = Clock(conf.iterations, conf.seconds, budget, conf.clock)
     c = conf.c
     reward_kind = conf.reward
     rand = rng.random
@@ -512,6 +512,8 @@ class ISMCTSAgent(Agent):
             raise VariantError("reuse cannot be combined with handler or transpositions")
         if conf.reuse and conf.workers > 1:
             raise VariantError("reuse cannot be combined with workers > 1 (each worker builds its own tree)")
+        if conf.clock == "cpu" and conf.workers > 1:
+            raise VariantError("clock=cpu counts one thread's time: it cannot be combined with workers > 1")
         if conf.beam_width and conf.transpositions:
             raise VariantError("beam search (beam_width) cannot be combined with transpositions")
         self._kept: tuple[int, list[Any], Node] | None = None
@@ -579,13 +581,14 @@ class ISMCTSAgent(Agent):
         use up to :data:`ENDGAME_TIME_SHARE` of it; the search gets the rest."""
         seconds = budget.seconds if budget is not None and budget.seconds is not None else self.conf.seconds
         cancel = budget.cancel if budget is not None else None
-        start = time.perf_counter()
+        now = CLOCKS[self.conf.clock]
+        start = now()
         deadline = start + ENDGAME_TIME_SHARE * seconds if seconds > 0 else None
         move = endgame.solve_information_set(obs, rng, self.conf.endgame, reward=self.conf.reward, deadline=deadline,
-                                     cancel=cancel)
+                                             cancel=cancel, clock=now)
         if move is not None or seconds <= 0:
             return move, budget
-        left = max(1e-3, seconds - (time.perf_counter() - start))
+        left = max(1e-3, seconds - (now() - start))
         return None, dataclasses.replace(budget, seconds=left) if budget is not None else Budget(seconds=left)
 
     def _pick(self, result: SearchResult, obs: Observation, moves: list[int], rng: random.Random) -> int:

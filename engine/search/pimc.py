@@ -39,7 +39,7 @@ from engine.game import Game, GameState, Option, VariantError
 from engine.knowledge import EvaluationFn, Playouts
 from engine.observation import Observation
 from engine.search import knowledge
-from engine.search.common import reward_vector
+from engine.search.common import CLOCK_OPTION, CLOCKS, reward_vector
 from engine.search.sampler import DealSampler
 
 __all__ = ["PIMCAgent", "SCORE_WEIGHT", "playout_evaluation", "search_deal"]
@@ -77,7 +77,9 @@ class _DealSearch:
     """Depth-limited paranoid alpha-beta with a transposition table, for one seat over one decision's deals."""
 
     def __init__(self, seat: int, team: tuple[int, ...], evaluate: EvaluationFn, rng: random.Random,
-                 deadline: float, cancel: Any, fast: Playouts[Any]) -> None:
+                 deadline: float, cancel: Any, fast: Playouts[Any],
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.clock = clock
         self.solver_key = fast.solver_key
         self.solver_moves = fast.solver_moves
         self.solver_equivalents = fast.solver_equivalents
@@ -99,7 +101,7 @@ class _DealSearch:
             raise _Stop
         if self.nodes >= self.next_check:
             self.next_check += CHECK_EVERY
-            if self.deadline != inf and time.perf_counter() >= self.deadline:
+            if self.deadline != inf and self.clock() >= self.deadline:
                 raise _Stop
             if self.cancel is not None and self.cancel.is_set():
                 raise _Stop
@@ -196,8 +198,9 @@ class _MaxNSearch(_DealSearch):
     paranoid assumption (everyone else against the deciding seat) is too pessimistic."""
 
     def __init__(self, seat: int, team: tuple[int, ...], evaluate: EvaluationFn, rng: random.Random,
-                 deadline: float, cancel: Any, fast: Playouts[Any], seats: int) -> None:
-        super().__init__(seat, team, evaluate, rng, deadline, cancel, fast)
+                 deadline: float, cancel: Any, fast: Playouts[Any], seats: int,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        super().__init__(seat, team, evaluate, rng, deadline, cancel, fast, clock)
         self.seats = range(seats)
         self.vectors: dict[Any, tuple[tuple[float, ...], int | None, int]] = {}
 
@@ -303,6 +306,7 @@ class PIMCAgent(Agent):
                "sides, else paranoid)", choices=("auto", "paranoid", "maxn")),
         Option("playouts", 1, "random playouts per evaluation at the depth limit, in games without an evaluation "
                "of their own", type=int, min=1, max=10_000),
+        CLOCK_OPTION,
     )
 
     def __init__(self, game: Game, **params: Any) -> None:
@@ -339,18 +343,20 @@ class PIMCAgent(Agent):
             cancel, on_progress = budget.cancel, budget.on_progress
         if deals <= 0 and seconds <= 0:
             deals = int(self.params[0].default)
+        now = CLOCKS[str(self.config["clock"])]
         start = time.perf_counter()
-        deadline = start + seconds if seconds > 0 else inf
+        deadline = now() + seconds if seconds > 0 else inf
         sampler = DealSampler(obs, self.bias_fn(obs) if self.bias_fn is not None else None)
         team = _team(self.game, obs.seat)
-        search = (_MaxNSearch(obs.seat, team, self.evaluate, rng, deadline, cancel, self.fast, self.game.num_players)
-                  if self.maxn else _DealSearch(obs.seat, team, self.evaluate, rng, deadline, cancel, self.fast))
+        search = (_MaxNSearch(obs.seat, team, self.evaluate, rng, deadline, cancel, self.fast, self.game.num_players,
+                              now)
+                  if self.maxn else _DealSearch(obs.seat, team, self.evaluate, rng, deadline, cancel, self.fast, now))
         depth = int(self.config["depth"])
         allowance = int(self.config["nodes"])
         totals = dict.fromkeys(moves, 0.0)
         done = 0
         while deals <= 0 or done < deals:
-            if done and (time.perf_counter() >= deadline or (cancel is not None and cancel.is_set())):
+            if done and (now() >= deadline or (cancel is not None and cancel.is_set())):
                 break
             state = sampler.deal(rng)
             try:
