@@ -1,9 +1,10 @@
 """Published experiments as data: one :class:`Experiment` per table or figure of the source documents.
 
-An experiment names the arena set-ups it plays (:class:`Setup`: game, variant, agents, published size) and
-the published cells it compares against (:class:`Row`: a statistic of some of those games and the value the
-document printed). :func:`measure` turns the finished games of the set-ups into the measured rows. The
-catalogue itself is :data:`engine.lab.experiments_catalog.EXPERIMENTS`.
+An experiment names the arena set-ups it plays (:class:`Setup`: game, variant, agents, published size, and a
+probe that measures decisions during the games, :mod:`engine.lab.probes`) and the published cells it compares
+against (:class:`Row`: a statistic of some of those games, or of the probe's decision records as its
+:class:`Reading` says, and the value the document printed). :func:`measure_row` turns the finished games of the
+set-ups into a measured row. The catalogue itself is :data:`engine.lab.experiments_catalog.EXPERIMENTS`.
 """
 
 from __future__ import annotations

@@ -12,7 +12,9 @@ through :func:`engine.lab.arena.run`, so it is seeded, duplicate-dealt and resum
 ``--records FILE`` the games of set-up k go to FILE with ``.k`` before its extension (FILE itself when there is
 one set-up), plain arena records files that ``python -m engine.arena --pool`` also reads; the same command with
 the same files resumes. ``--backend ray`` plays the games on Ray (``--address`` joins a running cluster; see
-docs/research.md) with the same results as the local processes.
+docs/research.md) with the same results as the local processes. A set-up with a probe (:mod:`engine.lab.probes`)
+also measures decisions during its games; its records keep those measurements (their header names the probe), so
+it resumes the same way.
 
 Before a run (unless ``--quiet``), and alone with ``--estimate``, the cost is printed: the games at this scale
 and at full size, and a rough time from a few timed decisions of every agent (:mod:`engine.lab.cost`), so that
@@ -290,6 +292,9 @@ def plot_result(result: dict[str, Any], path: str) -> bool:
         xs_all = [r["x"] for r in rows]
         if min(xs_all) > 0 and max(xs_all) >= 20 * min(xs_all):
             ax.set_xscale("log")
+        ys_all = [r["measured"] for r in rows]
+        if kind == "iterations" and min(ys_all) > 0 and max(ys_all) >= 100 * min(ys_all):
+            ax.set_yscale("log")  # iterations to each depth grow by orders of magnitude
         ax.set_xlabel(result.get("x_label") or "x")
     else:
         xs = list(range(len(rows)))
