@@ -363,7 +363,8 @@ def report_text(results: Sequence[dict[str, Any]], plots_dir: str | None = None,
                           f"{res.get('setups_total', '?')} played (`--setups`); the other rows are not measured."]
         lines += ["", f"Sample: {games} games (published size {published}), seed {res.get('seed')}, "
                       f"commit `{res['commit']}`, {res.get('seconds', '?')} s"
-                      + (f" (and {res['resumed_games']} games read back from the records of an earlier, stopped run)"
+                      + (f" (and {res['resumed_games']} games read back from the records of an earlier run: a "
+                         "stopped one, or another experiment of the same set-ups)"
                          if res.get("resumed_games") else "") + ". Command:", "",
                   f"    {res['command']}", "",
                   f"Full size: `python -m engine.reproduce {res['id']} --scale 1 --records {stem}.jsonl "
