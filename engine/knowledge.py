@@ -9,6 +9,10 @@ The search never special-cases a game; it reads the knowledge of the game's regi
   faster than a per-move policy); ``sim=NAME`` looks for a rollout of that name first, then a policy.
 * ``biases``: belief functions ``fn(obs) -> ndarray`` of shape (slots, deck size) for biased determinization
   ([Manzke2025] chapter 5, [DiPalma2014] 5.6); used with ``bias=NAME``.
+* ``bias_features``: per bias name, the cards whose holders that belief is meant to guess (a card mask, e.g.
+  Hearts' queen, king and ace of spades for ``inference``, [Manzke2025] 5.1); the lab's sampling-accuracy probe
+  counts a sampled deal right when every such card hidden from the observer is dealt to its true holder
+  ([Manzke2025] 6.3.1).
 * ``move_handlers``: ``fn(state, move) -> key`` grouping moves into tree branches ([DiPalma2014] move
   handlers); used with ``handler=NAME``.
 * ``resolvers``: ``fn(state, moves, rng) -> move`` choosing the concrete move of a move-handler branch
@@ -164,6 +168,7 @@ class SearchKnowledge:
     policies: Mapping[str, PolicyFn] = field(default_factory=dict)
     rollouts: Mapping[str, RolloutFn] = field(default_factory=dict)
     biases: Mapping[str, BiasFn] = field(default_factory=dict)
+    bias_features: Mapping[str, int] = field(default_factory=dict)
     move_handlers: Mapping[str, HandlerFn] = field(default_factory=dict)
     resolvers: Mapping[str, ResolverFn] = field(default_factory=dict)
     pruners: Mapping[str, PrunerFn] = field(default_factory=dict)
@@ -186,6 +191,14 @@ class SearchKnowledge:
                 if not callable(fn):
                     raise KnowledgeError(f"SearchKnowledge.{table}[{name!r}] is not callable")
             object.__setattr__(self, table, MappingProxyType(dict(value)))
+        if not isinstance(self.bias_features, Mapping):
+            raise KnowledgeError("SearchKnowledge.bias_features must be a mapping of bias names to card masks")
+        for name, mask in self.bias_features.items():
+            if name not in self.biases:
+                raise KnowledgeError(f"SearchKnowledge.bias_features[{name!r}]: no bias of that name")
+            if not isinstance(mask, int) or isinstance(mask, bool) or mask <= 0:
+                raise KnowledgeError(f"SearchKnowledge.bias_features[{name!r}] must be a non-empty card mask")
+        object.__setattr__(self, "bias_features", MappingProxyType(dict(self.bias_features)))
         if self.transposition_key is not None and not callable(self.transposition_key):
             raise KnowledgeError("SearchKnowledge.transposition_key is not callable")
         if not callable(self.exploration):

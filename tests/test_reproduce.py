@@ -10,7 +10,7 @@ import pytest
 from engine import agents, registry
 from engine.game import GameError
 from engine.lab import arena
-from engine.lab.experiments import Experiment, Played, Row, Setup, agreement, check, measure_row
+from engine.lab.experiments import Experiment, Played, Row, Setup, agreement, check, measure_row, row_unit
 from engine.lab.experiments_catalog import EXPERIMENTS
 from engine.lab.reproduce import (
     BEGIN,
@@ -41,8 +41,10 @@ def test_the_catalogue_covers_every_document_with_valid_setups() -> None:
                     agents.make(spec, game)
                     made.add((setup.game, setup.variant, spec))
         for row in exp.rows:
-            if row.published is not None:
+            if row.published is not None and row_unit(exp, row) in ("share", "points"):
                 assert -50 < row.published < 50, (exp.id, row.label)
+            if row.published is not None and row_unit(exp, row) == "share":
+                assert 0 <= row.published <= 1, (exp.id, row.label)
 
 
 def test_check_rejects_an_agent_that_does_not_play() -> None:

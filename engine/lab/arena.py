@@ -45,7 +45,7 @@ from typing import Any
 
 from engine import agents, registry
 from engine.game import Game, GameError, GameState
-from engine.lab import cli, cluster
+from engine.lab import cli, cluster, probes
 from engine.match import Match
 from engine.rng import derive_seed
 
@@ -60,7 +60,8 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # exact ends when no observation (or every one) succeeded: the rounding of centre - half is not a bound
+    return (0.0 if successes <= 0 else max(0.0, centre - half), 1.0 if successes >= n else min(1.0, centre + half))
 
 
 def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, tuple[float, float]]:
@@ -103,6 +104,7 @@ class GameRecord:
     points: list[float]
     outcomes: list[float]  # per seat: 1 win, 0.5 tie/shared, 0 loss
     moves: int
+    probes: list[dict[str, Any]] | None = None  # a probed run's per-decision records (engine.lab.probes)
 
 
 def _seat_outcomes(winners: list[int], teams: list[tuple[int, ...]], n: int) -> list[float]:
@@ -119,14 +121,23 @@ def _seat_outcomes(winners: list[int], teams: list[tuple[int, ...]], n: int) -> 
 
 
 def play_hand(game: Game, state: GameState, players: list[agents.Agent], rng_seed: int,
-              max_moves: int = 100_000) -> int:
-    """Play one hand to the end with ``players`` (index = seat); returns the number of moves."""
+              max_moves: int = 100_000, prober: probes.Prober | None = None) -> int:
+    """Play one hand to the end with ``players`` (index = seat); returns the number of moves. ``prober`` measures
+    the decisions of its seats (the moves are the same)."""
     rng = random.Random(rng_seed)
     moves = 0
+
+    def decide(agent: agents.Agent, seat: int) -> int:
+        if agent.fair:
+            return agent.choose(state.observation(seat), rng)
+        return agent.choose_full(state.clone(), rng)
+
     while not state.is_terminal():
         seat = state.current_player
         agent = players[seat]
-        if agent.fair:
+        if prober is not None and seat in prober.seats:
+            move = prober.decide(seat, agent, state, lambda: decide(agent, seat))  # noqa: B023 (called at once)
+        elif agent.fair:
             move = agent.choose(state.observation(seat), rng)
         else:
             move = agent.choose_full(state.clone(), rng)
@@ -141,26 +152,32 @@ def play_hand(game: Game, state: GameState, players: list[agents.Agent], rng_see
 
 
 def play_one(game_name: str, variant: dict[str, Any], specs: list[str], arrangement: list[int], unit: str,
-             seed: int, deal: int, rotation: int) -> GameRecord:
-    """Play deal ``deal`` with agents arranged by ``arrangement`` (seat -> agent index)."""
+             seed: int, deal: int, rotation: int, probe: str = "", probed: Sequence[str] = ()) -> GameRecord:
+    """Play deal ``deal`` with agents arranged by ``arrangement`` (seat -> agent index). With a ``probe`` SPEC
+    (:mod:`engine.lab.probes`) the decisions of the ``probed`` SPECs (every seat when empty) are measured into the
+    record's ``probes``; the game itself is the same."""
     game = registry.create(game_name, variant)
     players = [agents.make(specs[a], game) for a in arrangement]
     n = game.num_players
     teams = game.teams()
     deal_seed = derive_seed(seed, "deal", deal)
+    watch = (probes.prober(probe, game, specs, arrangement, players, probed, derive_seed(seed, "probe", deal, rotation))
+             if probe else None)
+    log = watch.log if watch is not None else None
     if unit == "hand":
         state = game.new_hand(random.Random(deal_seed), dealer=n - 1)
-        moves = play_hand(game, state, players, derive_seed(seed, "agents", deal, rotation))
+        moves = play_hand(game, state, players, derive_seed(seed, "agents", deal, rotation), prober=watch)
         result = state.result()
         return GameRecord(deal, rotation, arrangement, [float(p) for p in result.points],
-                          _seat_outcomes(result.winners, teams, n), moves)
+                          _seat_outcomes(result.winners, teams, n), moves, log)
     match = Match.start(game, deal_seed, dealer=n - 1)
     moves = 0
     hand = 0
     while True:
         for p in players:
             p.reset()
-        moves += play_hand(game, match.state, players, derive_seed(seed, "agents", deal, rotation, hand))
+        moves += play_hand(game, match.state, players, derive_seed(seed, "agents", deal, rotation, hand),
+                           prober=watch)
         match.finish_hand()
         if match.over:
             break
@@ -170,7 +187,8 @@ def play_one(game_name: str, variant: dict[str, Any], specs: list[str], arrangem
             raise GameError("match did not end after 10000 hands")
     team_of_seat = {s: i for i, t in enumerate(teams) for s in t}
     points = [float(match.totals[team_of_seat[s]]) for s in range(n)]
-    return GameRecord(deal, rotation, arrangement, points, _seat_outcomes(match.winner_seats(), teams, n), moves)
+    return GameRecord(deal, rotation, arrangement, points, _seat_outcomes(match.winner_seats(), teams, n), moves,
+                      log)
 
 
 def _stop_on_signals() -> dict[int, Any]:
@@ -216,7 +234,7 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _play_task(args: tuple[str, dict[str, Any], list[str], list[int], str, int, int, int]) -> GameRecord:
+def _play_task(args: tuple[Any, ...]) -> GameRecord:
     return play_one(*args)
 
 
@@ -342,9 +360,12 @@ def read_records(path: str) -> tuple[dict[str, Any], list[GameRecord], list[str]
     for n, line in enumerate(complete[1:], start=2):
         try:
             d = json.loads(line)
+            probed = d.get("probes")
+            if probed is not None and not (isinstance(probed, list) and all(isinstance(p, dict) for p in probed)):
+                raise ValueError("'probes' is not a list of decision records")
             records.append(GameRecord(int(d["deal"]), int(d["rotation"]), [int(a) for a in d["seat_agents"]],
                                       [float(p) for p in d["points"]], [float(o) for o in d["outcomes"]],
-                                      int(d["moves"])))
+                                      int(d["moves"]), probed))
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
             raise GameError(f"{path} line {n} is not a game record ({e}); the file is left as it is") from e
     return header, records, complete, bool(lines[-1])
@@ -421,9 +442,12 @@ class RecordsFile:
 
     def append(self, rec: GameRecord) -> None:
         """Add one finished game (written and flushed at once)."""
+        line: dict[str, Any] = {"deal": rec.deal, "rotation": rec.rotation, "seat_agents": rec.seat_agents,
+                                "points": rec.points, "outcomes": rec.outcomes, "moves": rec.moves}
+        if rec.probes is not None:
+            line["probes"] = rec.probes
         with open(self.path, "a", encoding="utf-8") as f:
-            f.write(json.dumps({"deal": rec.deal, "rotation": rec.rotation, "seat_agents": rec.seat_agents,
-                                "points": rec.points, "outcomes": rec.outcomes, "moves": rec.moves}) + "\n")
+            f.write(json.dumps(line) + "\n")
 
 
 def check_setup(game_name: str, variant: dict[str, Any], specs: Sequence[str], unit: str = "hand") -> Game:
@@ -445,22 +469,34 @@ Backend = Callable[[list[tuple[Any, ...]], Callable[[GameRecord], None]], None]
 ends (in any order); the summary does not depend on that order."""
 
 
+def records_header(game_name: str, variant: dict[str, Any], specs: Sequence[str], seed: int, unit: str,
+                   probe: str = "", probed: Sequence[str] = ()) -> dict[str, Any]:
+    """The header of a run's records file (without the version); a probed run also names its probe."""
+    header = {"game": game_name, "variant": variant, "specs": list(specs), "seed": seed, "unit": unit}
+    if probe:
+        header.update(probe=probe, probed=list(probed))
+    return header
+
+
 def run(game_name: str, variant: dict[str, Any], specs: list[str], games: int, seed: int = 0, jobs: int = 0,
         unit: str = "hand", progress: bool = False, records_path: str | None = None,
-        backend: Backend | None = None) -> dict[str, Any]:
+        backend: Backend | None = None, probe: str = "", probed: Sequence[str] = ()) -> dict[str, Any]:
     """Run a tournament and return the JSON-ready summary. With ``records_path`` every finished game is
     appended to that file and the games it already holds are not played again (resume). ``backend``, if
-    given, plays the games instead of the local processes (e.g. :class:`engine.lab.cluster.RayBackend`)."""
+    given, plays the games instead of the local processes (e.g. :class:`engine.lab.cluster.RayBackend`).
+    ``probe`` measures the decisions of the ``probed`` SPECs (:func:`play_one`); the records keep them."""
     game = check_setup(game_name, variant, specs, unit)
+    if probe:
+        probes.check(probe, game, specs, probed)
     variant = game.variant
     arrangements = rotations(specs)
     deals = max(1, math.ceil(games / len(arrangements)))
-    tasks = [(game_name, variant, specs, arr, unit, seed, d, r)
+    extra: tuple[Any, ...] = (probe, tuple(probed)) if probe else ()
+    tasks = [(game_name, variant, specs, arr, unit, seed, d, r, *extra)
              for d in range(deals) for r, arr in enumerate(arrangements)]
     book = None
     if records_path:
-        book = RecordsFile(records_path, {"game": game_name, "variant": variant, "specs": list(specs),
-                                          "seed": seed, "unit": unit})
+        book = RecordsFile(records_path, records_header(game_name, variant, specs, seed, unit, probe, probed))
     finished = book.done if book is not None else {}
     records = [finished[(t[6], t[7])] for t in tasks if (t[6], t[7]) in finished]
     todo = [t for t in tasks if (t[6], t[7]) not in finished]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from engine import agents, registry
 from engine.game import GameError, GameState
-from engine.lab import arena
+from engine.lab import arena, probes
 from engine.lab.experiments import Experiment, Setup
 from engine.rng import derive_seed
 
@@ -88,18 +88,26 @@ def _random_positions(setup: Setup, seed: int) -> tuple[list[GameState], int]:
 
 def decision_seconds(setup: Setup, spec: str, positions: Sequence[GameState], seed: int,
                      samples: int = CALIBRATION_POSITIONS) -> float:
-    """Mean wall time of ``spec``'s decisions on ``samples`` positions spread evenly over ``positions``."""
+    """Mean wall time of ``spec``'s decisions on ``samples`` positions spread evenly over ``positions`` (with the
+    set-up's probe when it measures ``spec``: the probe's own work counts too)."""
     game = registry.create(setup.game, setup.variant_dict())
     picked = [positions[min(len(positions) - 1, int((k + 0.5) * len(positions) / samples))] for k in range(samples)]
+    probe = probes.make(setup.probe) if setup.probe and (not setup.probed or spec in setup.probed) else None
     total = 0.0
     for k, state in enumerate(picked):
         agent = agents.make(spec, game)
         rng = random.Random(derive_seed(seed, "calibration", spec, k))
+
+        def choose(agent: agents.Agent = agent, state: GameState = state, rng: random.Random = rng) -> int:
+            if agent.fair:
+                return agent.choose(state.observation(state.current_player), rng)
+            return agent.choose_full(state.clone(), rng)
+
         start = time.perf_counter()
-        if agent.fair:
-            agent.choose(state.observation(state.current_player), rng)
+        if probe is not None:
+            probe.decide(agent, state, random.Random(derive_seed(seed, "calibration probe", k)), choose)
         else:
-            agent.choose_full(state.clone(), rng)
+            choose()
         total += time.perf_counter() - start
     return total / len(picked)
 

@@ -5,7 +5,9 @@ iteration budget: the depth of a search is the number of moves below the root of
 ``python -m engine.lab.depth --game hearts --agents SPEC [SPEC ...] --positions K [--seed S]``
 runs every agent from the same K positions (dealt from ``S``, then played at random for up to
 ``--max-tricks`` tricks, so every root lies before trick ``max-tricks + 1``) and prints, per agent, the
-share of searches that reached each depth.
+share of searches that reached each depth. The registry's ``manzke2025/figure-6.1`` and ``figure-6.2``
+(``python -m engine.reproduce``) measure the same depth inside played games instead, with the lab's ``search``
+probe (:mod:`engine.lab.probes`).
 """
 
 from __future__ import annotations

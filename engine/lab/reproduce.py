@@ -12,7 +12,9 @@ through :func:`engine.lab.arena.run`, so it is seeded, duplicate-dealt and resum
 ``--records FILE`` the games of set-up k go to FILE with ``.k`` before its extension (FILE itself when there is
 one set-up), plain arena records files that ``python -m engine.arena --pool`` also reads; the same command with
 the same files resumes. ``--backend ray`` plays the games on Ray (``--address`` joins a running cluster; see
-docs/research.md) with the same results as the local processes.
+docs/research.md) with the same results as the local processes. A set-up with a probe (:mod:`engine.lab.probes`)
+also measures decisions during its games; its records keep those measurements (their header names the probe), so
+it resumes the same way.
 
 Before a run (unless ``--quiet``), and alone with ``--estimate``, the cost is printed: the games at this scale
 and at full size, and a rough time from a few timed decisions of every agent (:mod:`engine.lab.cost`), so that
@@ -38,9 +40,9 @@ from typing import Any
 
 from engine import agents, registry
 from engine.game import GameError
-from engine.lab import arena, cli, cluster, cost
+from engine.lab import arena, cli, cluster, cost, probes
 from engine.lab.cost import scaled_games
-from engine.lab.experiments import Experiment, Played, agreement, measure_row
+from engine.lab.experiments import Experiment, Played, agreement, measure_row, row_field, row_unit
 from engine.lab.experiments_catalog import EXPERIMENTS, MISSING
 
 RESULTS_DIR = os.path.join("docs", "results")
@@ -89,11 +91,13 @@ def get_experiment(exp_id: str) -> Experiment:
 
 
 def validate(exp: Experiment) -> None:
-    """Fail before playing: every set-up's game, variant and agents must exist."""
+    """Fail before playing: every set-up's game, variant, agents and probe must exist."""
     for setup in exp.setups:
         game = registry.create(setup.game, setup.variant_dict())
         for spec in setup.agents:
             agents.make(spec, game)
+        if setup.probe:
+            probes.check(setup.probe, game, setup.agents, setup.probed)
 
 
 def check_records(exp: Experiment, records: str, seed: int) -> None:
@@ -103,9 +107,9 @@ def check_records(exp: Experiment, records: str, seed: int) -> None:
         if not (os.path.exists(path) and os.path.getsize(path) > 0):
             continue
         header = arena.read_records(path)[0]
-        want = {"arena_records": arena.RECORDS_VERSION, "game": setup.game,
-                "variant": registry.create(setup.game, setup.variant_dict()).variant, "specs": list(setup.agents),
-                "seed": seed, "unit": setup.unit}
+        want = {"arena_records": arena.RECORDS_VERSION,
+                **arena.records_header(setup.game, registry.create(setup.game, setup.variant_dict()).variant,
+                                       setup.agents, seed, setup.unit, setup.probe, setup.probed)}
         if header != want:
             diff = sorted(key for key in set(header) | set(want) if header.get(key) != want.get(key))
             raise GameError(f"{path} records another run than set-up {k} of {exp.id} (differs in: "
@@ -151,14 +155,16 @@ def run_experiment(exp: Experiment, scale: float = 1.0, seed: int = 1, jobs: int
             if progress:
                 print(f"[{k + 1}/{len(exp.setups)}] {arena_command(setup, games, seed)}", file=sys.stderr)
             summary = arena.run(setup.game, setup.variant_dict(), list(setup.agents), games, seed, jobs,
-                                setup.unit, progress=progress, records_path=path, backend=backend)
+                                setup.unit, progress=progress, records_path=path, backend=backend,
+                                probe=setup.probe, probed=setup.probed)
             _header, recs, _complete, _cut = arena.read_records(path)
             planned = {(d, r) for d in range(summary["deals"]) for r in range(summary["rotations"])}
             recs = [r for r in recs if (r.deal, r.rotation) in planned]  # a larger earlier run's extra games
             game = registry.create(setup.game, setup.variant_dict())
-            played[k] = Played(list(setup.agents), game.teams(), game.lower_is_better(), recs)
+            played[k] = Played(list(setup.agents), game.teams(), game.lower_is_better(), recs, setup.probe)
             setups_out.append({"setup": k, "game": setup.game, "variant": setup.variant_dict(),
                                "agents": list(setup.agents), "unit": setup.unit, "games": len(recs),
+                               **({"probe": setup.probe, "probed": list(setup.probed)} if setup.probe else {}),
                                "published_games": setup.games,
                                "arena_command": arena_command(setup, games, seed),
                                "full_size_command": arena_command(setup, setup.games, seed)})
@@ -172,11 +178,14 @@ def run_experiment(exp: Experiment, scale: float = 1.0, seed: int = 1, jobs: int
             measured: dict[str, Any] = {"measured": None, "ci95": None, "n": 0}
         else:
             measured = measure_row(row, played)
-        rows.append({"label": row.label, "statistic": row.statistic, "published": row.published,
+        info = row_field(exp, row)
+        agrees = agreement(row.published, row.published_ci95, measured["measured"], measured["ci95"])
+        if info is not None and not info.comparable and agrees in ("agrees", "disagrees"):
+            agrees = "machine-dependent"  # a time measured here against one measured on the document's machine
+        rows.append({"label": row.label, "statistic": row.statistic, "unit": row_unit(exp, row),
+                     "published": row.published,
                      "published_ci95": list(row.published_ci95) if row.published_ci95 else None, **measured,
-                     "agreement": agreement(row.published, row.published_ci95, measured["measured"],
-                                            measured["ci95"]),
-                     "series": row.series, "x": row.x})
+                     "agreement": agrees, "series": row.series, "x": row.x})
     out: dict[str, Any] = {"id": exp.id, "document": exp.document, "source": exp.source, "title": exp.title,
                            "scale": scale, "seed": seed, "commit": revision, "note": exp.note,
                            "x_label": exp.x_label, "setups": setups_out, "rows": rows,
@@ -215,18 +224,40 @@ def load_results(folder: str) -> list[dict[str, Any]]:
     return out
 
 
-def _fmt(value: Any, statistic: str) -> str:
+def _kind(row: dict[str, Any]) -> str:
+    """How a result row's values are written: its ``unit`` (``share``, ``points``, ``seconds``, ``moves``,
+    ``iterations``, ``decisions``), ``relative`` for the relative reward (signed); results written before rows
+    had a unit read it from their statistic."""
+    stat = row.get("statistic", "win")
+    if stat == "relative":
+        return "relative"
+    return str(row.get("unit") or ("points" if stat == "points" else "share"))
+
+
+def _fmt(value: Any, kind: str) -> str:
     if value is None:
         return "-"
-    if statistic in ("points", "relative"):
-        return f"{value:+.2f}" if statistic == "relative" else f"{value:.2f}"
-    return f"{100 * value:.1f}%"
+    if kind == "relative":
+        return f"{value:+.2f}"
+    if kind == "share":
+        return f"{100 * value:.1f}%"
+    if kind == "seconds":
+        return f"{value:.3g} s"
+    if kind == "iterations" and abs(value) >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.2f}"
 
 
-def _fmt_interval(ci: Any, statistic: str) -> str:
+def _fmt_interval(ci: Any, kind: str) -> str:
     if not ci:
         return ""
-    return f"[{_fmt(ci[0], statistic).rstrip('%')}, {_fmt(ci[1], statistic).rstrip('%')}]"
+    lo, hi = (_fmt(v, kind).removesuffix("%").removesuffix(" s") for v in ci)
+    return f"[{lo}, {hi}]"
+
+
+AXIS_LABELS = {"share": "share (%)", "points": "points", "relative": "relative reward (points)",
+               "seconds": "seconds per decision", "moves": "moves", "iterations": "iterations",
+               "decisions": "decisions per game"}
 
 
 def plot_result(result: dict[str, Any], path: str) -> bool:
@@ -239,11 +270,13 @@ def plot_result(result: dict[str, Any], path: str) -> bool:
     except ImportError:
         return False
     rows = [r for r in result["rows"] if r.get("measured") is not None]
+    if any(r.get("x") is not None for r in rows):
+        rows = [r for r in rows if r.get("x") is not None]  # the rows off the curves are in the table
     if not rows:
         return False
     fig, ax = plt.subplots(figsize=(7, 4))
-    percent = rows[0]["statistic"] not in ("points", "relative")
-    scale = 100 if percent else 1
+    kind = _kind(rows[0])
+    scale = 100 if kind == "share" else 1
     if all(r.get("x") is not None for r in rows):
         for series in dict.fromkeys(r.get("series", "") for r in rows):
             pts = sorted((r for r in rows if r.get("series", "") == series), key=lambda r: r["x"])
@@ -259,6 +292,9 @@ def plot_result(result: dict[str, Any], path: str) -> bool:
         xs_all = [r["x"] for r in rows]
         if min(xs_all) > 0 and max(xs_all) >= 20 * min(xs_all):
             ax.set_xscale("log")
+        ys_all = [r["measured"] for r in rows]
+        if kind == "iterations" and min(ys_all) > 0 and max(ys_all) >= 100 * min(ys_all):
+            ax.set_yscale("log")  # iterations to each depth grow by orders of magnitude
         ax.set_xlabel(result.get("x_label") or "x")
     else:
         xs = list(range(len(rows)))
@@ -270,7 +306,8 @@ def plot_result(result: dict[str, Any], path: str) -> bool:
         if pub:
             ax.plot(*zip(*pub, strict=True), "kx", markersize=10, label="published")
         ax.set_xticks(xs, [r["label"] for r in rows], rotation=60, ha="right", fontsize=7)
-    ax.set_ylabel("win rate (%)" if percent else rows[0]["statistic"])
+    ax.set_ylabel("win rate (%)" if kind == "share" and rows[0]["statistic"] not in ("probe_share", "probe_mean")
+                  else AXIS_LABELS.get(kind, kind))
     ax.set_title(f"{result['id']} (scale {result.get('scale')})", fontsize=9)
     ax.legend(fontsize=6)
     fig.tight_layout()
@@ -308,12 +345,12 @@ def report_text(results: Sequence[dict[str, Any]], plots_dir: str | None = None,
             lines += ["", "**Interrupted run: only the games finished are counted.**"]
         lines += ["", "| cell | published | measured [95% CI] | n | agreement |", "| --- | --- | --- | --- | --- |"]
         for r in res["rows"]:
-            stat = r.get("statistic", "win")
-            pub = _fmt(r.get("published"), stat)
+            kind = _kind(r)
+            pub = _fmt(r.get("published"), kind)
             if r.get("published_ci95"):
-                pub += f" {_fmt_interval(r['published_ci95'], stat)}"
-            lines.append(f"| {r['label']} | {pub} | {_fmt(r.get('measured'), stat)} "
-                         f"{_fmt_interval(r.get('ci95'), stat)} | {r.get('n', 0)} | {r.get('agreement', '')} |")
+                pub += f" {_fmt_interval(r['published_ci95'], kind)}"
+            lines.append(f"| {r['label']} | {pub} | {_fmt(r.get('measured'), kind)} "
+                         f"{_fmt_interval(r.get('ci95'), kind)} | {r.get('n', 0)} | {r.get('agreement', '')} |")
         if plots_dir is not None and res["id"].split("/")[1].startswith("figure-"):
             name = res["id"].replace("/", "_") + ".png"
             if plot_result(res, os.path.join(plots_dir, name)):
@@ -326,7 +363,8 @@ def report_text(results: Sequence[dict[str, Any]], plots_dir: str | None = None,
                           f"{res.get('setups_total', '?')} played (`--setups`); the other rows are not measured."]
         lines += ["", f"Sample: {games} games (published size {published}), seed {res.get('seed')}, "
                       f"commit `{res['commit']}`, {res.get('seconds', '?')} s"
-                      + (f" (and {res['resumed_games']} games read back from the records of an earlier, stopped run)"
+                      + (f" (and {res['resumed_games']} games read back from the records of an earlier run: a "
+                         "stopped one, or another experiment of the same set-ups)"
                          if res.get("resumed_games") else "") + ". Command:", "",
                   f"    {res['command']}", "",
                   f"Full size: `python -m engine.reproduce {res['id']} --scale 1 --records {stem}.jsonl "
@@ -446,9 +484,9 @@ def main(argv: list[str] | None = None) -> int:
     with open(args.json, "w", encoding="utf-8") as f:
         json.dump(result, f, indent=2)
     for r in result["rows"]:
-        stat = r["statistic"]
-        print(f"{r['label']:<48} published {_fmt(r['published'], stat):>8}  measured {_fmt(r['measured'], stat):>8} "
-              f"{_fmt_interval(r['ci95'], stat):<18} n={r['n']:<6} {r['agreement']}")
+        kind = _kind(r)
+        print(f"{r['label']:<48} published {_fmt(r['published'], kind):>8}  measured {_fmt(r['measured'], kind):>8} "
+              f"{_fmt_interval(r['ci95'], kind):<18} n={r['n']:<6} {r['agreement']}")
     if result.get("interrupted"):
         print("interrupted: run the same command with the same --records to resume", file=sys.stderr)
         return 130

@@ -59,14 +59,24 @@ class Node:
 
 
 class SearchResult:
-    """Root statistics of one search: visits and total reward per root key, plus the iteration count."""
+    """Root statistics of one search: visits and total reward per root key, plus the iteration count.
+
+    ``depth_firsts[d - 1]`` is the number of iterations after which the search had first descended ``d`` moves
+    below the root (manzke2025 figure 6.2), so ``len(depth_firsts)`` is the depth of its deepest path (figure
+    6.1); empty for merged root-parallel searches, whose shares each have their own tree."""
 
     def __init__(self, visits: dict[Hashable, int], totals: dict[Hashable, float], iterations: int,
-                 moves_by_key: dict[Hashable, int]) -> None:
+                 moves_by_key: dict[Hashable, int], depth_firsts: list[int] | None = None) -> None:
         self.visits = visits
         self.totals = totals
         self.iterations = iterations
         self.moves_by_key = moves_by_key
+        self.depth_firsts = depth_firsts if depth_firsts is not None else []
+
+    @property
+    def depth(self) -> int:
+        """Moves from the root to the deepest node the search descended to (0 for a merged search)."""
+        return len(self.depth_firsts)
 
     def best_key(self, order: list[Hashable]) -> Hashable:
         """Most visited key; ties go to the higher total reward, then to the first in ``order``."""
@@ -110,6 +120,7 @@ class SearchConfig:
         self.rule = str(cfg.get("rule", ""))
         self.beam_width = int(cfg["beam_width"])
         self.beam_limit = int(cfg["beam_limit"])
+        self.until_depth = int(cfg.get("until_depth", 0))
 
 
 _Config = SearchConfig
@@ -165,6 +176,9 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: SearchConfig, budget:
     bonus: list[float] = [0.0]
     inv_sqrt: list[float] = [inf]
     grow_ucb_tables(bonus, inv_sqrt, c, min(limit, 4096) + 2)
+    firsts: list[int] = []  # iterations after which each depth was first reached
+    stop_depth = conf.until_depth
+    reached_end = False
     i = 0
     while i < limit:
         if checks and not i & 7 and i and clock.done(i):  # time, cancel: every 8 iterations (< 10 ms)
@@ -237,6 +251,8 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: SearchConfig, budget:
             node = best
             path.append(node)
             depth += 1
+        if stop_depth:
+            reached_end = d.current_player < 0
         rewards = play_out(d, seq)
         for n in path:
             n.visits += 1
@@ -244,6 +260,12 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: SearchConfig, budget:
         if nast is not None and seq:
             nast.update(seq, rewards)
         i += 1
+        if len(path) > len(firsts):
+            firsts.extend([i] * (len(path) - len(firsts)))
+            if stop_depth and len(firsts) >= stop_depth:
+                break
+        if reached_end:
+            break
         if i == next_beam:
             prune_depth(root, beam_depth, beam_width)
             beam_depth += 1
@@ -254,7 +276,7 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: SearchConfig, budget:
     totals = {k: ch.total for k, ch in root.children.items()}
     move, rate = best_so_far()
     clock.final_report(i, move, rate)
-    return SearchResult(visits, totals, i, root_moves), root
+    return SearchResult(visits, totals, i, root_moves, firsts), root
 
 
 def _beam_choice(children: dict[Hashable, Node], keys: list[Hashable], c: float) -> tuple[Node | None, Hashable]:
@@ -497,6 +519,9 @@ class ISMCTSAgent(Agent):
                max=1_000_000),
         Option("beam_limit", 100, "beam search: iterations between two pruning steps", type=int, min=1,
                max=10_000_000),
+        Option("until_depth", 0, "stop a search as soon as it has descended this many moves below the root, or "
+               "one of its paths has reached the end of the hand, with 'iterations' as a cap (manzke2025 figure "
+               "6.2: iterations needed to reach a depth); 0 = off", type=int, min=0, max=1000),
         Option("workers", 1, "root parallelization: independent searches in this many processes, merged "
                "by visit counts", type=int, min=1, max=64),
         Option("reuse", False, "keep the subtree of the moves played since the last decision", type=bool),
@@ -517,6 +542,9 @@ class ISMCTSAgent(Agent):
         if conf.beam_width and conf.transpositions:
             raise VariantError("beam search (beam_width) cannot be combined with transpositions")
         self._kept: tuple[int, list[Any], Node] | None = None
+        self.last_search: SearchResult | None = None
+        """The statistics of the search behind the last decision (None when no search decided it: a single
+        legal move, a decision rule, the endgame solver); read by the lab's probes."""
 
     _NAST: tuple[str, Callable[[SearchConfig], bool]] = ("sim=nast", lambda c: c.sim == "nast")
     _NEEDS: dict[str, tuple[str, Callable[[SearchConfig], bool]]] = {
@@ -537,6 +565,7 @@ class ISMCTSAgent(Agent):
         self._kept = None
 
     def choose(self, obs: Observation, rng: random.Random, budget: Budget | None = None) -> int:
+        self.last_search = None
         moves = obs.legal_moves()
         if not moves:
             raise VariantError("no legal move: the hand is over or it is not this seat's turn")
@@ -560,6 +589,7 @@ class ISMCTSAgent(Agent):
             result, root = run_ismcts(obs, rng, conf, budget, root)
             if conf.reuse:
                 self._kept = (obs.seat, list(getattr(obs.state, "history", [])), root)
+        self.last_search = result
         return self._pick(result, obs, moves, rng)
 
     def root_parallel(self, obs: Observation, rng: random.Random, budget: Budget | None) -> SearchResult:

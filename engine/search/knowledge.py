@@ -106,3 +106,8 @@ def default_simulation(game: str) -> str:
 def registered(game: str) -> dict[str, list[str]]:
     """The names given for ``game`` per kind (see :meth:`SearchKnowledge.names`)."""
     return of(game).names()
+
+
+def bias_features(game: str, name: str) -> int | None:
+    """The card mask whose holders the bias ``name`` of ``game`` guesses, or None when the game names none."""
+    return of(game).bias_features.get(name)

@@ -7,7 +7,7 @@ from engine import registry
 from engine.games.hearts.abstraction import hearts_key
 from engine.games.hearts.evaluation import penalty_evaluation
 from engine.games.hearts.greedy import GreedyAgent, egreedy_rollout, greedy_rollout
-from engine.games.hearts.inference import hearts_belief
+from engine.games.hearts.inference import FEATURE_CARDS, hearts_belief
 from engine.games.hearts.players import HeuristicAgent, heuristic_move
 from engine.games.hearts.playouts import HeartsPlayouts
 from engine.games.hearts.rules import HEART_MASK, POINT_MASK, QUEEN_SPADES, SPADES, TWO_CLUBS, Hearts, HeartsState
@@ -28,6 +28,7 @@ KNOWLEDGE = SearchKnowledge(
     policies={"heuristic": heuristic_move},
     rollouts={"greedy": greedy_rollout, "egreedy": egreedy_rollout},
     biases={"inference": hearts_belief},
+    bias_features={"inference": FEATURE_CARDS},
     transposition_key=hearts_key,
     score_span=26,
     playouts=HeartsPlayouts(HeartsState),

@@ -36,11 +36,13 @@ from engine.games.hearts.rules import HEART_MASK, QUEEN_SPADES, SPADES, HeartsSt
 from engine.games.tricks.core import PASS_FLAG, TrickState
 from engine.observation import Observation
 
-__all__ = ["FACTORS", "hearts_belief", "measure_signals", "seat_weights", "uniform_belief"]
+__all__ = ["FACTORS", "FEATURE_CARDS", "hearts_belief", "measure_signals", "seat_weights", "uniform_belief"]
 
 KING_SPADES = FRENCH52.parse("KS")
 ACE_SPADES = FRENCH52.parse("AS")
 POINT_CARDS = HEART_MASK | 1 << QUEEN_SPADES
+FEATURE_CARDS = 1 << QUEEN_SPADES | 1 << KING_SPADES | 1 << ACE_SPADES
+"""The cards whose holders the inference guesses (manzke2025 5.1: a hand reduced to its special spades)."""
 
 FACTORS: dict[str, float] = {
     # manzke2025 5.2 property 1: a safe chance to shed the Q of spades was not taken.
