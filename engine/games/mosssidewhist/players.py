@@ -1,16 +1,16 @@
 """The Moss Side Whist ``heuristic`` player, written rule by rule (decides from its observation only).
 
-Moss Side Whist (:class:`WhistPlayer`): ``void-discard`` (the leader buries a whole side suit without its ace when
-it fits in the discards left, the suit costing the fewest honours, then discards by huang2017's Discard Lowest
-Suit: the lowest non-honour, non-trump cards of its shortest suits), then Whist play: ``draw-trumps`` (lead the
-master spade while spades are out), ``lead-master`` (cash a side master no void opponent can ruff), ``lead-long``
-(no master: the highest card below the jack of the longest side suit, keeping away from suits whose honours are
-not masters, so the players after it must spend high cards), ``second-push`` (second hand that cannot win for sure
-wins with its highest card below the queen, so the last player must pay more to take the trick), ``second-low``,
-``win-cheaply`` (third hand, or a master), ``ruff`` and ``discard-low``. The empty-suit evaluator (ESE, huang2017)
-is :func:`whist_ese_bias`: once one opponent shows out of a suit, the rest of the suit is placed with the other
-opponent (or, for a non-leader, with the leader's discards when DLS says they were discarded); the players use it
-to judge whether a card can still be beaten.
+Moss Side Whist (:class:`WhistPlayer`): ``void-discard`` (the leader buries whole side suits without an ace when
+they fit in the discards left, two before one, then those costing the fewest honours, to ruff them later; the rest
+by huang2017's Discard Lowest Suit: the lowest non-honour, non-trump cards of its shortest suits), then Whist
+play: ``draw-trumps`` (lead the master spade while spades are out), ``lead-master`` (cash a side master no void
+opponent can ruff), ``lead-long`` (no master: the highest card below the jack of the longest side suit, keeping
+away from suits whose honours are not masters, so the players after it must spend high cards), ``second-push``
+(second hand that cannot win for sure wins with its highest card below the queen, so the last player must pay
+more to take the trick), ``second-low``, ``win-cheaply`` (third hand, or a master), ``ruff`` and ``discard-low``.
+The empty-suit evaluator (ESE, huang2017) is :func:`whist_ese_bias`: once one opponent shows out of a suit, the
+rest of the suit is placed with the other opponent (or, for a non-leader, with the leader's discards when DLS says
+they were discarded); the players use it to judge whether a card can still be beaten.
 """
 
 from __future__ import annotations
