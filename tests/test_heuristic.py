@@ -224,15 +224,28 @@ def test_whist_dls_discards_lowest_non_honours_of_the_shortest_suit():
     assert [d.text(c) for c in whist_dls_discards(game, hand)] == ["2C", "5C", "3D", "4D"]
 
 
-def test_whist_leader_discards_by_dls_then_ruffs_when_void():
+def test_whist_void_discards_bury_a_whole_short_suit_without_its_ace():
+    from engine.games.mosssidewhist.players import whist_dls_discards, whist_void_discards
+    game = registry.create("mosssidewhist")
+    d = game.deck
+    hand = d.parse_set("3C 4C QC 2D 5D 6D 8D KD 2H 4H 6H 9H JH AH 2S 5S 8S 9S QS AS")
+    # Clubs fit in the four discards and hold no ace: all three go (the queen too), then DLS's next card.
+    assert [d.text(c) for c in whist_void_discards(game, hand)] == ["3C", "4C", "QC", "2D"]
+    assert [d.text(c) for c in whist_dls_discards(game, hand)] == ["3C", "4C", "2D", "5D"]
+    # No side suit without an ace fits: DLS's order.
+    hand = d.parse_set("2C 5C AC 3D 4D 6D JD QD 2H 3H 7H 9H TH KH 2S 5S 8S 9S QS AS")
+    assert whist_void_discards(game, hand) == whist_dls_discards(game, hand)
+
+
+def test_whist_leader_discards_to_a_void_then_ruffs_when_void():
     game = registry.create("mosssidewhist")
     st = game.new_hand(random.Random(4))
     leader = st.current
     agent = heuristic_agent(game)
-    from engine.games.mosssidewhist.players import whist_dls_discards
-    expected = whist_dls_discards(game, st.hands[leader])
+    from engine.games.mosssidewhist.players import whist_void_discards
+    expected = whist_void_discards(game, st.hands[leader])
     m = agent.choose(st.observation(leader), random.Random(0))
-    assert agent.last_rule == "dls-discard" and m & ~256 == expected[0]
+    assert agent.last_rule == "void-discard" and m & ~256 == expected[0]
     # A void seat ruffs a side-suit lead with its lowest winning spade.
     from engine.games.mosssidewhist.rules import MossSideWhistState
     d = game.deck
@@ -429,11 +442,19 @@ def whist_position(hands: list[str], trick: list[str], leader: int, played: str 
     return st
 
 
-def test_whist_lead_master_then_short_suit():
+def test_whist_lead_master_then_the_top_spot_card_of_the_longest_suit():
     st = whist_position(["AC 2D 3D 4H 5H 6H", "KC 5D 9H", "QC 6D TH"], [], leader=0)
     assert choose(st) == ("AC", "lead-master")
     st = whist_position(["KC 2D 3D 4H 5H 6H", "AC 5D 9H", "QC 6D TH"], [], leader=0)
-    assert choose(st) == ("2D", "lead-short")
+    assert choose(st) == ("6H", "lead-long")
+    # The longest suit holds a king the ace beats: lead from another suit rather than away from it.
+    st = whist_position(["KC 7C 8C 2C 2D 3D", "AC 5D 9H", "QC 6D TH"], [], leader=0)
+    assert choose(st) == ("3D", "lead-long")
+
+
+def test_whist_draw_trumps_before_cashing_side_masters():
+    st = whist_position(["AS 2S AC 3D", "3S 5D 9H 4D", "4S 6D TH 7D"], [], leader=0)
+    assert choose(st) == ("AS", "draw-trumps")
 
 
 def test_whist_draw_trumps_with_master_and_length():
@@ -443,8 +464,12 @@ def test_whist_draw_trumps_with_master_and_length():
 
 
 def test_whist_second_low_third_wins_cheaply_discard_low():
-    # Second hand cannot win safely (the AD is out behind it): play low.
+    # Second hand cannot win safely (the AD is out behind it): win with the highest card below the queen, so
+    # the last player must pay more to take the trick ...
     st = whist_position(["2C 3C", "9D KD 4D", "AD 6D 7D"], ["5D"], leader=0)
+    assert choose(st) == ("9D", "second-push")
+    # ... and with only an honour that wins, play low.
+    st = whist_position(["2C 3C", "KD 4D", "AD 6D 7D"], ["5D"], leader=0)
     assert choose(st) == ("4D", "second-low")
     # Last to play wins with the cheapest winning card.
     st = whist_position(["2C 3C", "9D KD 4D", "AD 6D 7D"], ["5D", "8D"], leader=0)

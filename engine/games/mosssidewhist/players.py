@@ -1,28 +1,34 @@
 """The Moss Side Whist ``heuristic`` player, written rule by rule (decides from its observation only).
 
-Moss Side Whist (:class:`WhistPlayer`): ``dls-discard`` (the leader discards the four lowest non-honour, non-trump
-cards of its shortest suits: huang2017's Discard Lowest Suit), then Whist play: ``lead-master``, ``draw-trumps``
-(lead the master spade while spades are out), ``lead-short`` (a low non-honour card of the shortest side suit, to
-ruff it later), ``second-low``, ``win-cheaply`` (third hand, or a master), ``ruff`` and ``discard-low``. The
-empty-suit evaluator (ESE, huang2017) is :func:`whist_ese_bias`: once one opponent shows out of a suit, the rest of
-the suit is placed with the other opponent (or, for a non-leader, with the leader's discards when DLS says they
-were discarded); the players use it to judge whether a card can still be beaten.
+Moss Side Whist (:class:`WhistPlayer`): ``void-discard`` (the leader buries whole side suits without an ace when
+they fit in the discards left, two before one, then those costing the fewest honours, to ruff them later; the rest
+by huang2017's Discard Lowest Suit: the lowest non-honour, non-trump cards of its shortest suits), then Whist
+play: ``draw-trumps`` (lead the master spade while spades are out), ``lead-master`` (cash a side master no void
+opponent can ruff), ``lead-long`` (no master: the highest card below the jack of the longest side suit, keeping
+away from suits whose honours are not masters, so the players after it must spend high cards), ``second-push``
+(second hand that cannot win for sure wins with its highest card below the queen, so the last player must pay
+more to take the trick), ``second-low``, ``win-cheaply`` (third hand, or a master), ``ruff`` and ``discard-low``.
+The empty-suit evaluator (ESE, huang2017) is :func:`whist_ese_bias`: once one opponent shows out of a suit, the
+rest of the suit is placed with the other opponent (or, for a non-leader, with the leader's discards when DLS says
+they were discarded); the players use it to judge whether a card can still be beaten.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
 import numpy as np
 
 from engine.cards import bits, iter_bits, popcount
+from engine.games.mosssidewhist.rules import DISCARDS
 from engine.games.tricks.core import PASS_FLAG
 from engine.games.tricks.players import RulePlayerAgent, TrickView
 from engine.observation import Observation
 
 __all__ = ["HeuristicAgent", "WhistPlayer", "dls_discard_rule", "heuristic_move", "whist_dls_discards",
-           "whist_ese_bias"]
+           "whist_ese_bias", "whist_void_discards"]
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -41,6 +47,30 @@ def whist_dls_discards(game: Any, hand: int, count: int = 4, trump: int = 3) -> 
         return (s == trump, r >= honour, length[s], r, c)
 
     return sorted(bits(hand), key=key)[:count]
+
+
+def whist_void_discards(game: Any, hand: int, count: int = 4, trump: int = 3) -> list[int]:
+    """The heuristic's discards: the whole of one or two side suits without an ace that fit in ``count`` (most
+    suits first, then the fewest honour ranks given up, then the lowest suits), then :func:`whist_dls_discards`'s
+    order for the rest. A void lets the leader ruff the suit. Ordered: first discard first."""
+    d = game.deck
+    ace = d.ranks.index("A")
+    honour = d.ranks.index("J")
+    side = [s for s in range(len(d.suits)) if s != trump]
+    best: list[int] = []
+    best_key: tuple[int, int] | None = None
+    for k in (2, 1):
+        for suits in itertools.combinations(side, k):
+            cards = [c for c in bits(hand) if d.suit_of(c) in suits]
+            if len(cards) > count or any(d.rank_of(c) == ace for c in cards):
+                continue
+            key = (k, -sum(d.rank_of(c) for c in cards if d.rank_of(c) >= honour))
+            if best_key is None or key > best_key:
+                best, best_key = cards, key
+        if best_key is not None:
+            break
+    rest = [c for c in whist_dls_discards(game, hand, len(bits(hand)), trump) if c not in best]
+    return (best + rest)[:count]
 
 
 def whist_ese_bias(obs: Observation) -> np.ndarray:
@@ -87,9 +117,9 @@ class WhistPlayer:
         discards = [m for m in moves if m & PASS_FLAG]
         if discards:
             st: Any = obs.state
-            order = whist_dls_discards(st.game, st.hands[obs.seat], count=len(discards), trump=self._trump(st))
+            order = whist_void_discards(st.game, st.hands[obs.seat], DISCARDS - st.discards_done, self._trump(st))
             legal = {m & ~PASS_FLAG: m for m in discards}
-            self.last_rule = "dls-discard"
+            self.last_rule = "void-discard"
             for c in order:
                 if c in legal:
                     return legal[c]
@@ -108,25 +138,33 @@ class WhistPlayer:
 
     def lead(self, v: TrickView, moves: list[int]) -> int:
         others = [s for s in range(v.n) if s != v.seat]
-        side = [c for c in moves if v.suit_of[c] != v.trump]
-        masters = [c for c in side if v.is_master(c)
-                   and not any(v.voids[o] >> v.suit_of[c] & 1 and v.possible[o] & v.out & v.suit_masks[v.trump]
-                               for o in others)]
-        if masters:
-            self.last_rule = "lead-master"
-            return max(masters, key=lambda c: (popcount(v.suit_cards(v.hand, v.suit_of[c])), -c))
+        trump_mask = v.suit_masks[v.trump]
         trumps = [c for c in moves if v.suit_of[c] == v.trump]
-        out_trumps = popcount(v.out & v.suit_masks[v.trump]) if v.trump >= 0 else 0
-        if trumps and out_trumps:
+        if trumps and v.out & trump_mask:
             top = max(trumps, key=lambda c: v.strength[c])
             if v.is_master(top):
                 self.last_rule = "draw-trumps"
                 return top
+        side = [c for c in moves if v.suit_of[c] != v.trump]
+        masters = [c for c in side if v.is_master(c)
+                   and not any(v.voids[o] >> v.suit_of[c] & 1 and v.possible[o] & v.out & trump_mask
+                               for o in others)]
+        if masters:
+            self.last_rule = "lead-master"
+            return max(masters, key=lambda c: (popcount(v.suit_cards(v.hand, v.suit_of[c])), -c))
         pool = side or moves
-        length = {s: popcount(v.suit_cards(v.hand, s)) for s in range(len(v.suit_masks))}
-        self.last_rule = "lead-short"
-        honour = v.game.deck.ranks.index("J") if "J" in v.game.deck.ranks else 99
-        return min(pool, key=lambda c: (v.strength[c] >= honour, length[v.suit_of[c]], v.strength[c], c))
+        length = [popcount(v.suit_cards(v.hand, s)) for s in range(len(v.suit_masks))]
+        honour = v.game.deck.ranks.index("J")
+        loose = [any(v.strength[h] >= honour and not v.is_master(h) for h in iter_bits(v.suit_cards(v.hand, s)))
+                 for s in range(len(v.suit_masks))]  # a suit holding an honour that is not a master
+
+        def suit_key(c: int) -> tuple[bool, bool, int, int, int]:
+            return (v.strength[c] >= honour, loose[v.suit_of[c]], -length[v.suit_of[c]], v.strength[c], c)
+
+        first = min(pool, key=suit_key)
+        spots = [c for c in pool if v.suit_of[c] == v.suit_of[first] and v.strength[c] < honour]
+        self.last_rule = "lead-long"
+        return max(spots, key=lambda c: (v.strength[c], c)) if spots else first
 
     def follow(self, v: TrickView, moves: list[int]) -> int:
         best, _ = v.winning_card()
@@ -140,6 +178,11 @@ class WhistPlayer:
                 self.last_rule = "win-cheaply"
                 return min(safe, key=lambda c: (v.strength[c], c))
             if later:
+                queen = v.game.deck.ranks.index("Q")
+                spots = [c for c in same if v.strength[c] < queen]
+                if spots:
+                    self.last_rule = "second-push"
+                    return max(spots, key=lambda c: (v.strength[c], c))
                 self.last_rule = "second-low"
                 return min(moves, key=lambda c: (v.strength[c], c))
         ruffs = [c for c in winners if v.suit_of[c] == v.trump]
@@ -176,8 +219,9 @@ def heuristic_move(state: Any, rng: random.Random | None = None) -> int:
 
 
 def dls_discard_rule(state: Any, rng: random.Random | None = None) -> int | None:
-    """Decision rule ``dls`` (huang2017 ISMCTS-DLS): in the discard phase the DLS discard of the seat to act (the
-    rule-based player's), else None: the search plays the tricks."""
+    """Decision rule ``dls`` (huang2017 ISMCTS-DLS): in the discard phase the seat to act discards by
+    :func:`whist_dls_discards`, else None: the search plays the tricks."""
     if not any(m & PASS_FLAG for m in state.legal_moves()):
         return None
-    return _POLICY_PLAYER.choose(state.observation(state.current_player))
+    seat = state.current_player
+    return whist_dls_discards(state.game, state.hands[seat], count=1, trump=state.trump)[0] | PASS_FLAG
