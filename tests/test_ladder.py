@@ -9,7 +9,7 @@ import pytest
 
 from engine import registry
 from engine.game import GameError
-from engine.lab import ladder
+from engine.lab import arena, ladder
 
 
 def test_two_agents_rating_gap_is_the_log_odds_of_the_score() -> None:
@@ -108,3 +108,12 @@ def test_the_cpu_clock_goes_to_every_search_and_nowhere_else() -> None:
     summary = ladder.run("briscola", {}, ["greedy", "pimc:depth=2"], 0.01, 1, seed=3, jobs=1, clock="cpu")
     assert summary["clock"] == "cpu" and "0.01 s of CPU a move" in ladder.format_table(summary)
     assert {r["timed_spec"] for r in summary["ratings"]} == {"greedy", "pimc:depth=2,seconds=0.01,deals=0,clock=cpu"}
+
+
+def test_a_pair_whose_deals_never_changed_with_the_seats_gets_the_unpaired_interval() -> None:
+    # 20 games, 10 won by each side, every deal won by the same seat both ways round: no spread in the differences
+    lo, hi = ladder.score_interval([(0.0, 0.0, 0.0, 20)], 10.0, 20)
+    assert (lo, hi) == pytest.approx(arena.wilson_interval(10.0, 20))
+    assert lo < 0.5 < hi and hi - lo > 0.3
+    # with spread, the paired interval: mean difference +0.2 [0.0, +0.4] -> score 60% [50%, 70%]
+    assert ladder.score_interval([(0.2, 0.0, 0.4, 20)], 12.0, 20) == pytest.approx([0.5, 0.7])

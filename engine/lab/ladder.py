@@ -165,12 +165,20 @@ def play_pair(game_name: str, variant: dict[str, Any], pair: tuple[str, str], de
         if summary.get("interrupted"):
             interrupted = True
             break
-    # the seatings' intervals combined as independent halves, weighted by games
+    return {"score": score, "games": games, "score_rate": score / games,
+            "score_rate_ci95": score_interval(diffs, score, games), "interrupted": interrupted}
+
+
+def score_interval(diffs: Sequence[tuple[float, float, float, int]], score: float, games: int) -> list[float]:
+    """The 95% interval of A's score rate from each seating's paired outcome difference (mean, low, high, games),
+    the seatings combined as independent halves weighted by games. When no deal's result changed with the seats
+    (every paired difference equal: no spread to estimate), the unpaired Wilson interval of ``score`` in ``games``
+    instead of a zero-width one."""
     mean = sum(d[0] * d[3] for d in diffs) / games
     half = math.sqrt(sum((d[3] / games) ** 2 * ((d[2] - d[1]) / 2) ** 2 for d in diffs))
-    return {"score": score, "games": games, "score_rate": score / games,
-            "score_rate_ci95": [max(0.0, (1.0 + mean - half) / 2.0), min(1.0, (1.0 + mean + half) / 2.0)],
-            "interrupted": interrupted}
+    if half == 0.0:
+        return list(arena.wilson_interval(score, games))
+    return [max(0.0, (1.0 + mean - half) / 2.0), min(1.0, (1.0 + mean + half) / 2.0)]
 
 
 def timed_specs(game_name: str, variant: dict[str, Any], specs: Sequence[str], seconds: float | None,
