@@ -101,6 +101,7 @@ class SearchConfig:
         self.reward = str(cfg["reward"])
         self.sim = str(cfg["sim"]) if cfg["sim"] != "default" else knowledge.default_simulation(game.name)
         self.sim_epsilon = float(cfg.get("sim_epsilon", 0.0))
+        self.eval_plies = int(cfg.get("eval_plies", 0))
         self.nast_n = int(cfg["nast_n"])
         self.nast_policy = str(cfg["nast_policy"])
         self.tau = float(cfg["tau"])
@@ -153,7 +154,7 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: SearchConfig, budget:
     expand = strategies.expansion(obs, conf, Node, root, _generic_infoset_key)
     nast = (NAST(conf.nast_n, conf.nast_policy, conf.tau, conf.epsilon, conf.nast_c, REWARD_RANGE[reward_kind])
             if conf.sim == "nast" else None)
-    play_out = strategies.playout(rng, conf, knowledge.playouts(conf.game_name), nast)
+    play_out = strategies.playout(rng, conf, knowledge.playouts(conf.game_name), nast, obs.state.game.num_players)
     track = nast is not None
     root_moves: dict[Hashable, int] = {}
 
@@ -420,6 +421,9 @@ def _freeze(value: Any) -> Hashable:
     return value
 
 
+EVAL_REWARDS = ("pwl", "wl")
+"""The rewards ``sim=eval`` can back up: the game's evaluation estimates the outcome."""
+
 SIM_EPSILON = Option(
     "sim_epsilon", 0.0, "epsilon-greedy simulation over the sim= policy: each simulation move is a uniformly random "
     "legal move with this probability, else the policy's (dipalma2014 EGS: sim=greedy,sim_epsilon=0.3); 0 = off",
@@ -431,6 +435,11 @@ def check_knowledge_names(game_name: str, conf: SearchConfig) -> None:
     """Refuse a SPEC that names simulation, pruning, belief, move-handler, opponent, resolver or decision-rule
     knowledge the game does not have (each error lists the valid names)."""
     check_simulation(game_name, conf.sim, conf.sim_epsilon)
+    if conf.sim == "eval" and conf.reward not in EVAL_REWARDS:
+        raise VariantError(f"sim=eval estimates the outcome, so it needs reward= one of {', '.join(EVAL_REWARDS)} "
+                           f"(got {conf.reward!r})")
+    if conf.eval_plies and conf.sim != "eval":
+        raise VariantError("option 'eval_plies' only applies with sim=eval")
     lookups: tuple[tuple[str, Callable[[str, str], Any]], ...] = (
         (conf.prune, knowledge.pruner), (conf.bias, knowledge.bias), (conf.handler, knowledge.move_handler),
         (conf.opponents, knowledge.policy), (conf.resolve, knowledge.resolver), (conf.rule, knowledge.rule))
@@ -441,7 +450,10 @@ def check_knowledge_names(game_name: str, conf: SearchConfig) -> None:
 
 def check_simulation(game_name: str, sim: str, sim_epsilon: float) -> None:
     """Refuse an unknown ``sim=`` (the error lists the valid ones) and ``sim_epsilon`` without a policy ``sim=``."""
-    if sim not in ("random", "nast"):
+    if sim == "eval":
+        if knowledge.evaluation(game_name) is None:
+            raise VariantError(f"sim=eval needs the game's evaluation of unfinished hands; {game_name} has none")
+    elif sim not in ("random", "nast"):
         knowledge.simulation(game_name, sim)  # raises VariantError listing the available ones
     if sim_epsilon > 0.0:
         names = sorted(knowledge.of(game_name).policies)
@@ -480,10 +492,13 @@ class ISMCTSAgent(Agent):
     description = ("single-observer information set MCTS (fair: samples deals consistent with what its "
                    "seat has seen)")
     params = search_options(1000) + (
-        Option("sim", "default", "simulation policy: random, nast, or a game heuristic registered in "
+        Option("sim", "default", "simulation policy: random, nast, eval (no playout: the game's evaluation of "
+               "the new node, the estimate pimc uses at its horizon), or a game heuristic registered in "
                "the game's search knowledge (e.g. greedy for Scopone); default = the game's default: random "
                "playouts, in Pharaoh play-smallest", type=str),
         SIM_EPSILON,
+        Option("eval_plies", 0, "with sim=eval: random moves played from the new node before it is evaluated",
+               type=int, min=0, max=200),
         Option("nast_n", 2, "NAST n-gram length", type=int, min=1, max=4),
         Option("nast_policy", "roulette", "NAST move policy", choices=NAST_POLICIES),
         Option("tau", 1.0, "Gibbs temperature for NAST", type=float, min=0.001, max=1000.0),

@@ -11,7 +11,8 @@ resolved here into plain functions that the loop calls without testing a flag:
 * expansion (:func:`expansion`): a new node per edge, or a transposition table sharing the nodes of equal
   (abstracted) information sets (manzke2025 4.3);
 * simulation and reward (:func:`playout`): the game's fast random playouts, its rollouts and policies or NAST,
-  followed by the reward of every seat (:func:`engine.search.common.reward_function`).
+  followed by the reward of every seat (:func:`engine.search.common.reward_function`); or no playout, the game's
+  evaluation of the new node (``sim=eval``, the horizon estimate of :mod:`engine.search.pimc`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Callable, Hashable
 from typing import Any, Protocol
 
 from engine.game import GameState
-from engine.knowledge import Playouts
+from engine.knowledge import EvaluationFn, Playouts
 from engine.observation import Observation
 from engine.search import knowledge
 from engine.search.common import NAST, reward_function
@@ -42,6 +43,7 @@ class Options(Protocol):
     reward: str
     sim: str
     sim_epsilon: float
+    eval_plies: int
     dets: int
     bias: str
     handler: str
@@ -161,11 +163,15 @@ def expansion(obs: Observation, conf: Options, node_class: Any, root: Any,
     return transposed
 
 
-def playout(rng: random.Random, conf: Options, playouts: Playouts[Any], nast: NAST | None) -> Playout:
+def playout(rng: random.Random, conf: Options, playouts: Playouts[Any], nast: NAST | None,
+            num_players: int = 0) -> Playout:
     """``playout(d, seq) -> rewards``: simulate ``d`` to the end with ``conf.sim`` and return every seat's
     ``conf.reward``. ``seq`` holds the tree's ``(seat, move)`` pairs of this iteration when NAST learns."""
     kind = conf.reward
     reward = reward_function(kind, conf.game_name, playouts)
+    if conf.sim == "eval":
+        return evaluation_playout(rng, knowledge.evaluation(conf.game_name), num_players, conf.eval_plies,
+                                  kind == "wl", reward)
     if conf.sim == "random":  # the game's own fast playouts
         if kind == "pwl":  # may stop the playout once the outcome is settled
             outcomes_of_playout = playouts.playout_outcomes
@@ -210,6 +216,28 @@ def playout(rng: random.Random, conf: Options, playouts: Playouts[Any], nast: NA
         return reward(d)
 
     return policy_playout
+
+
+def evaluation_playout(rng: random.Random, evaluate: EvaluationFn | None, num_players: int, plies: int,
+                       signed: bool, reward: Callable[[GameState], list[float]]) -> Playout:
+    """No playout to the end: ``plies`` uniformly random moves, then every seat's outcome estimated by the game's
+    ``evaluate`` (0 loss .. 1 win; mapped to -1 .. 1 when ``signed``); a finished hand gets its real ``reward``."""
+    assert evaluate is not None
+    rand = rng.random
+    seats = range(num_players)
+
+    def evaluation_leaf(d: GameState, seq: list[tuple[int, int]] | None) -> list[float]:
+        for _ in range(plies):
+            if d.is_terminal():
+                break
+            moves = d.legal_moves()
+            d.do(moves[int(rand() * len(moves))])
+        if d.is_terminal():
+            return reward(d)
+        values = [evaluate(d, seat, rng) for seat in seats]
+        return [2.0 * v - 1.0 for v in values] if signed else values
+
+    return evaluation_leaf
 
 
 def epsilon_playout(rng: random.Random, policy: Callable[[GameState, random.Random], int], epsilon: float,
