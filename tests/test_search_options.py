@@ -13,8 +13,10 @@ from engine.game import HandResult, VariantError
 from engine.games.mosssidewhist.players import whist_dls_discards
 from engine.games.tricks.core import PASS_FLAG
 from engine.search import knowledge
+from engine.search.cheat import hands_shown
 from engine.search.common import reward_function, reward_vector
 from engine.search.ismcts import run_ismcts
+from engine.search.sampler import DealSampler
 
 
 class _Finished:
@@ -192,3 +194,43 @@ def test_btsh_is_legal_and_deterministic_across_variants() -> None:
         spec = "backtrack:depth=5,nodes=200,heuristic=shuffle"
         a = play_out(cls(variant), [spec, "random"], seed=60 + i)
         assert a.to_dict() == play_out(cls(variant), [spec, "random"], seed=60 + i).to_dict()
+
+
+@pytest.mark.parametrize("name", ["briscola", "scopa", "sueca", "pharaoh"])
+def test_a_cheat_that_sees_the_hands_deals_only_the_stock(name: str) -> None:
+    game = registry.create(name)
+    state = game.new_hand(random.Random(3))
+    rng = random.Random(1)
+    for _ in range(9):
+        state.do(rng.choice(state.legal_moves()))
+    sampler = DealSampler(hands_shown(state, state.current_player))
+    stocks = set()
+    for _ in range(30):
+        deal = sampler.deal(rng)
+        assert [sorted(deal.hand_cards(s)) for s in range(game.num_players)] == \
+            [sorted(state.hand_cards(s)) for s in range(game.num_players)]
+        stocks.add(deal.to_json())
+    has_stock = any(slot.owner < 0 for slot in state.observation(state.current_player).slots)
+    assert (len(stocks) > 1) == has_stock  # the stock's order is sampled; without a stock every deal is the truth
+
+
+def test_a_cheat_that_sees_the_hands_plays_legal_moves_deterministically() -> None:
+    game = registry.create("briscola")
+    spec = "cheat:iterations=60,sees=hands"
+
+    def play(seed: int) -> list[int]:
+        agent = agents.make(spec, game)
+        state = game.new_hand(random.Random(seed))
+        rng = random.Random(seed)
+        moves = []
+        while not state.is_terminal():
+            m = agent.choose_full(state.clone(), rng) if state.current_player == 0 \
+                else rng.choice(state.legal_moves())
+            assert m in state.legal_moves()
+            moves.append(m)
+            state.do(m)
+        return moves
+
+    assert play(5) == play(5)
+    with pytest.raises(VariantError, match="sees=hands"):
+        agents.make(spec + ",shared=full", game)

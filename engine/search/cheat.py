@@ -1,5 +1,9 @@
 """The cheating agent: perfect-information UCT that SEES EVERY CARD (a research baseline, never fair).
 
+``sees=hands`` narrows what it sees to every player's hand: the order of a stock (and any other hidden card
+outside a hand) is sampled anew each iteration as a fair search would, so the agent measures what knowing the
+other hands alone is worth (in a game without a stock it is the full cheat).
+
 With its default options it is plain UCT (:func:`engine.search.uct.uct_search`). With a simulation policy,
 ``sim_epsilon``, a move handler, a resolver, modelled opponents or a pruner (dipalma2014 6.4: the MCTS
 simulation strategies and move handlers) it runs the ISMCTS loop (:func:`engine.search.ismcts.run_ismcts`) on
@@ -8,11 +12,13 @@ one determinization, the true state, which is the same UCT tree with the game's 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from engine.agent import Agent, Budget
+from engine.cards import mask_of
 from engine.game import Game, GameState, Option, VariantError
-from engine.observation import Observation
+from engine.observation import HiddenSlot, Observation
 from engine.search.common import Clock, exploration, search_options, to_rate
 from engine.search.ismcts import (
     SIM_EPSILON,
@@ -22,13 +28,28 @@ from engine.search.ismcts import (
     pick_move,
     run_ismcts,
 )
+from engine.search.sampler import DealSampler
 from engine.search.uct import UNode, best_root_move, root_statistics, uct_search
 
 _KNOWLEDGE_OPTIONS = ("sim", "sim_epsilon", "handler", "resolve", "opponents", "prune")
 """The options the cheating agent shares with ISMCTS (same names, same meaning)."""
 _ISMCTS_OPTIONS = {o.name: o for o in ISMCTSAgent.params}
 
-__all__ = ["CheatingUCTAgent"]
+__all__ = ["CheatingUCTAgent", "hands_shown"]
+
+
+def hands_shown(state: GameState, seat: int) -> Observation:
+    """``seat``'s observation of ``state`` with every other hand shown: the cards in a player's hand may go only
+    to that player's hidden slots, and a stock or other ownerless slot holds only cards in nobody's hand."""
+    obs = state.observation(seat)
+    players = state.game.num_players
+    held = [mask_of(state.hand_cards(s)) for s in range(players)]
+    in_hands = 0
+    for mask in held:
+        in_hands |= mask
+    slots = [HiddenSlot(s.name, s.owner, s.count, s.allowed & (held[s.owner] | ~in_hands) if s.owner >= 0
+                        else s.allowed & ~in_hands, s.ordered) for s in obs.slots]
+    return Observation(obs.seat, obs.state, obs.unknown, slots)
 
 
 class CheatingUCTAgent(Agent):
@@ -44,6 +65,8 @@ class CheatingUCTAgent(Agent):
         Option("sim", "random", "simulation policy: random, or a policy registered in the game's search knowledge "
                "(e.g. Scopone greedy, egreedy, cardrandom: dipalma2014 GS, EGS, CRS)", type=str),
         SIM_EPSILON,
+        Option("sees", "all", "what it sees: every hidden card, or every hand only (a stock's order is sampled "
+               "as a fair search would)", choices=("all", "hands")),
     ) + tuple(_ISMCTS_OPTIONS[name] for name in ("handler", "resolve", "opponents", "prune"))
 
     def __init__(self, game: Game, **params: Any) -> None:
@@ -59,10 +82,12 @@ class CheatingUCTAgent(Agent):
             raise VariantError("option 'resolve' only applies with a move handler (handler=...)")
         check_knowledge_names(game.name, conf)
         defaults = {name: _ISMCTS_OPTIONS[name].default for name in _KNOWLEDGE_OPTIONS if name != "sim"}
-        self.with_knowledge = conf.sim != "random" or any(self.config[k] != v for k, v in defaults.items())
+        self.sees_all = self.config["sees"] == "all"
+        self.with_knowledge = (conf.sim != "random" or not self.sees_all
+                               or any(self.config[k] != v for k, v in defaults.items()))
         if self.with_knowledge and self.config["shared"] == "full":
             raise VariantError("shared=full applies to plain UCT only, not with sim, sim_epsilon, handler, "
-                               "resolve, opponents or prune")
+                               "resolve, opponents, prune or sees=hands")
 
     def choose(self, obs: Observation, rng: random.Random, budget: Budget | None = None) -> int:
         raise VariantError("the cheating agent needs the true state (choose_full); it cannot play fair")
@@ -74,8 +99,14 @@ class CheatingUCTAgent(Agent):
         if len(moves) == 1:
             return moves[0]
         if self.with_knowledge:
-            result, _root = run_ismcts(state.observation(state.current_player), rng, self.conf, budget,
-                                       deal=state.clone)
+            obs = state.observation(state.current_player)
+            deal: Callable[[], GameState] = state.clone
+            if not self.sees_all:
+                sample = DealSampler(hands_shown(state, state.current_player)).deal
+
+                def deal() -> GameState:
+                    return sample(rng)
+            result, _root = run_ismcts(obs, rng, self.conf, budget, deal=deal)
             return pick_move(result, state, moves, rng, self.conf)
         clock = Clock(int(self.config["iterations"]), float(self.config["seconds"]), budget, str(self.config["clock"]))
         reward = str(self.config["reward"])
