@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine import agents, registry
-from engine.game import HandResult, VariantError
+from engine.game import Game, HandResult, VariantError
 from engine.games.mosssidewhist.players import whist_dls_discards
 from engine.games.tricks.core import PASS_FLAG
 from engine.search import knowledge
@@ -93,21 +93,23 @@ CHEAT_SPECS = ["cheat:iterations=40,sim=greedy,sim_epsilon=0.3,reward=diff,c=2",
 @pytest.mark.parametrize("spec", CHEAT_SPECS)
 def test_cheat_with_knowledge_plays_legal_moves_deterministically(spec: str) -> None:
     game = registry.create("scopone", {"target": 0})
+    assert _cheat_against_random(spec, game, 4) == _cheat_against_random(spec, game, 4)
 
-    def play(seed: int) -> list[int]:
-        agent = agents.make(spec, game)
-        state = game.new_hand(random.Random(seed))
-        rng = random.Random(seed)
-        moves = []
-        while not state.is_terminal():
-            m = agent.choose_full(state.clone(), rng) if state.current_player % 2 == 0 \
-                else rng.choice(state.legal_moves())
-            assert m in state.legal_moves()
-            moves.append(m)
-            state.do(m)
-        return moves
 
-    assert play(4) == play(4)
+def _cheat_against_random(spec: str, game: Game, seed: int) -> list[int]:
+    """The moves of one hand: the cheating agent in the even seats, uniformly random moves in the others; every
+    move checked legal."""
+    agent = agents.make(spec, game)
+    state = game.new_hand(random.Random(seed))
+    rng = random.Random(seed)
+    moves = []
+    while not state.is_terminal():
+        m = agent.choose_full(state.clone(), rng) if state.current_player % 2 == 0 \
+            else rng.choice(state.legal_moves())
+        assert m in state.legal_moves()
+        moves.append(m)
+        state.do(m)
+    return moves
 
 
 def _cheat_root(spec: str) -> dict:
@@ -217,20 +219,6 @@ def test_a_cheat_that_sees_the_hands_deals_only_the_stock(name: str) -> None:
 def test_a_cheat_that_sees_the_hands_plays_legal_moves_deterministically() -> None:
     game = registry.create("briscola")
     spec = "cheat:iterations=60,sees=hands"
-
-    def play(seed: int) -> list[int]:
-        agent = agents.make(spec, game)
-        state = game.new_hand(random.Random(seed))
-        rng = random.Random(seed)
-        moves = []
-        while not state.is_terminal():
-            m = agent.choose_full(state.clone(), rng) if state.current_player == 0 \
-                else rng.choice(state.legal_moves())
-            assert m in state.legal_moves()
-            moves.append(m)
-            state.do(m)
-        return moves
-
-    assert play(5) == play(5)
+    assert _cheat_against_random(spec, game, 5) == _cheat_against_random(spec, game, 5)
     with pytest.raises(VariantError, match="sees=hands"):
         agents.make(spec + ",shared=full", game)
