@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.agent import Agent, Budget
-from engine.cards import mask_of
+from engine.cards import bits, mask_of
 from engine.game import Game, GameState, Option, VariantError
 from engine.observation import HiddenSlot, Observation
 from engine.search.common import Clock, exploration, search_options, to_rate
@@ -42,11 +42,8 @@ def hands_shown(state: GameState, seat: int) -> Observation:
     """``seat``'s observation of ``state`` with every other hand shown: the cards in a player's hand may go only
     to that player's hidden slots, and a stock or other ownerless slot holds only cards in nobody's hand."""
     obs = state.observation(seat)
-    players = state.game.num_players
-    held = [mask_of(state.hand_cards(s)) for s in range(players)]
-    in_hands = 0
-    for mask in held:
-        in_hands |= mask
+    held = [mask_of(state.hand_cards(s)) for s in range(state.game.num_players)]
+    in_hands = mask_of(card for hand in held for card in bits(hand))
     slots = [HiddenSlot(s.name, s.owner, s.count, s.allowed & (held[s.owner] | ~in_hands) if s.owner >= 0
                         else s.allowed & ~in_hands, s.ordered) for s in obs.slots]
     return Observation(obs.seat, obs.state, obs.unknown, slots)

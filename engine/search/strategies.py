@@ -164,9 +164,10 @@ def expansion(obs: Observation, conf: Options, node_class: Any, root: Any,
 
 
 def playout(rng: random.Random, conf: Options, playouts: Playouts[Any], nast: NAST | None,
-            num_players: int = 0) -> Playout:
+            num_players: int) -> Playout:
     """``playout(d, seq) -> rewards``: simulate ``d`` to the end with ``conf.sim`` and return every seat's
-    ``conf.reward``. ``seq`` holds the tree's ``(seat, move)`` pairs of this iteration when NAST learns."""
+    ``conf.reward`` (``sim=eval``: the game's estimate of each of the ``num_players`` seats' outcome instead).
+    ``seq`` holds the tree's ``(seat, move)`` pairs of this iteration when NAST learns."""
     kind = conf.reward
     reward = reward_function(kind, conf.game_name, playouts)
     if conf.sim == "eval":
