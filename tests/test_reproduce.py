@@ -14,12 +14,17 @@ from engine.lab.experiments import Experiment, Played, Row, Setup, agreement, ch
 from engine.lab.experiments_catalog import EXPERIMENTS
 from engine.lab.reproduce import (
     BEGIN,
+    DISCUSSION_DIR,
     END,
+    current_note,
+    load_discussions,
+    load_results,
     main,
     records_path,
     replace_between_markers,
     run_experiment,
     scaled_games,
+    undiscussed,
 )
 from engine.lab.tournament import sides_table
 
@@ -189,3 +194,51 @@ def test_setups_plays_only_the_chosen_setups(tmp_path: Path, capsys: pytest.Capt
         assert main(["dipalma2014/table-6.2", "--setups", bad, "--json", str(out)]) == 2
         err = capsys.readouterr().err.strip()
         assert err.startswith("error: --setups") and "\n" not in err
+
+
+def _stored(exp_id: str, agreement: str, agents: list[str] | None = None) -> dict:
+    """A minimal stored result of ``exp_id`` whose one row has ``agreement`` (set-up 0's agents unless given)."""
+    setup = EXPERIMENTS[exp_id].setups[0]
+    return {"id": exp_id, "document": exp_id.split("/")[0], "source": "s", "command": "c", "commit": "abc",
+            "note": "stored note", "setups": [{"setup": 0, "game": setup.game, "variant": setup.variant_dict(),
+                                                "agents": agents or list(setup.agents), "games": 4}],
+            "rows": [{"label": "cell", "statistic": "win", "published": 0.5, "measured": 0.9, "ci95": [0.8, 1.0],
+                      "n": 4, "agreement": agreement}]}
+
+
+def test_report_shows_discussions_and_names_unexplained_disagreements(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    results = tmp_path / "results"
+    results.mkdir()
+    (results / "dipalma2014_table-6.1.json").write_text(json.dumps(_stored("dipalma2014/table-6.1", "disagrees")))
+    (results / "dipalma2014_table-6.2.json").write_text(json.dumps(_stored("dipalma2014/table-6.2", "agrees")))
+    doc = tmp_path / "results.md"
+    assert main(["--report", "--results", str(results), "--output", str(doc)]) == 0
+    err = capsys.readouterr().err
+    assert "dipalma2014/table-6.1" in err and "dipalma2014/table-6.2" not in err
+    assert "**Discussion.**" not in doc.read_text()
+    (results / DISCUSSION_DIR).mkdir()
+    (results / DISCUSSION_DIR / "dipalma2014_table-6.1.md").write_text("The deck team's edge was checked.\n")
+    assert main(["--report", "--results", str(results), "--output", str(doc)]) == 0
+    assert capsys.readouterr().err == ""
+    text = doc.read_text()
+    section = text.split("### dipalma2014/table-6.1", 1)[1].split("###", 1)[0]
+    assert "**Discussion.** The deck team's edge was checked." in section
+    assert "0 / 1 (discussed) |" in text and "1 / 1 |" in text
+    (results / DISCUSSION_DIR / "dipalma2014_figure-9.9.md").write_text("about nothing stored\n")
+    assert main(["--report", "--results", str(results), "--output", str(doc)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: ") and "dipalma2014_figure-9.9.md" in err and "\n" not in err
+
+
+def test_the_note_follows_the_registry_unless_the_setups_changed() -> None:
+    exp = EXPERIMENTS["dipalma2014/table-6.1"]
+    assert current_note(_stored(exp.id, "agrees")) == exp.note
+    stale = current_note(_stored(exp.id, "agrees", agents=["greedy"] * 4))
+    assert stale.startswith("stored note") and "rerun" in stale
+
+
+def test_every_stored_disagreement_is_discussed() -> None:
+    folder = str(Path(__file__).resolve().parent.parent / "docs" / "results")
+    results = load_results(folder)
+    assert results and undiscussed(results, load_discussions(folder, results)) == []

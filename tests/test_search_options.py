@@ -5,6 +5,7 @@ game's decision rule (Moss Side Whist DLS discards) and Pharaoh's BTSH backtrack
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -79,7 +80,8 @@ def test_sim_epsilon_over_greedy_is_the_scopone_epsilon_greedy_policy() -> None:
     ("cheat:sim=foo", "greedy"), ("cheat:handler=foo", "card"), ("cheat:resolve=greedy", "handler"),
     ("cheat:opponents=foo", "greedy"), ("cheat:prune=foo", "omh"), ("cheat:sim_epsilon=0.3", "egreedy"),
     ("ismcts:sim_epsilon=0.3", "egreedy"), ("ismcts:reward=raw", "diff"), ("cheat:sim=nast", "nast"),
-    ("cheat:sim=greedy,shared=full", "plain UCT")])
+    ("cheat:sim=greedy,shared=full", "plain UCT"), ("cheat:beam_limit=50", "beam_width"),
+    ("cheat:beam_width=2,shared=full", "plain UCT")])
 def test_unknown_or_unusable_values_are_refused_with_the_valid_ones(spec: str, listed: str) -> None:
     with pytest.raises(VariantError, match=listed):
         agents.make(spec, registry.create("scopone", {"target": 0}))
@@ -87,7 +89,7 @@ def test_unknown_or_unusable_values_are_refused_with_the_valid_ones(spec: str, l
 
 CHEAT_SPECS = ["cheat:iterations=40,sim=greedy,sim_epsilon=0.3,reward=diff,c=2",
                "cheat:iterations=40,handler=card,resolve=greedy", "cheat:iterations=40,opponents=greedy",
-               "cheat:iterations=40,prune=omh,sim=cardrandom"]
+               "cheat:iterations=40,prune=omh,sim=cardrandom", "cheat:iterations=40,beam_width=2,beam_limit=10"]
 
 
 @pytest.mark.parametrize("spec", CHEAT_SPECS)
@@ -132,6 +134,27 @@ def test_cheat_options_change_the_search() -> None:
     assert set(_cheat_root("cheat:iterations=200,handler=card")) == cards  # one branch per card
     # the cheating search sees the true state: every root move's statistics come from it alone
     assert sum(_cheat_root("cheat:iterations=200,sim=greedy").values()) == 200
+
+
+def test_cheat_beam_search_keeps_at_most_width_nodes_per_pruned_depth() -> None:
+    """As in ISMCTS (kassak2023 4.4): after k x beam_limit iterations depth k of the true state's tree keeps at most
+    beam_width nodes."""
+    assert agents.make("cheat:beam_width=2", registry.create("scopone", {"target": 0})).with_knowledge
+    root = _cheat_tree("cheat:iterations=300,beam_width=2,beam_limit=100")
+    level = [root]
+    for depth in range(1, 4):  # pruned after 100, 200 and 300 iterations
+        level = [ch for n in level for ch in n.children.values()]
+        assert 1 <= len(level) <= 2, depth
+    assert len(_cheat_tree("cheat:iterations=300,sim=random").children) > 2
+
+
+def _cheat_tree(spec: str) -> Any:
+    game = registry.create("scopone", {"target": 0})
+    state = game.new_hand(random.Random(11))
+    agent = agents.make(spec, game)
+    _result, root = run_ismcts(state.observation(state.current_player), random.Random(1), agent.conf, None,
+                               deal=state.clone)
+    return root
 
 
 def test_cheat_without_knowledge_options_is_still_plain_uct() -> None:

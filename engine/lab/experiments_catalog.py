@@ -519,10 +519,12 @@ PHARAOH_LARGE = (("rules", "simplified"), ("players", 2), ("deck", "full"), ("op
 
 
 def _mcts(iterations: int, c: float, heuristic: str = "my_shuffle", extra: str = "") -> str:
-    """kassak2023's MCTS: its constant sits inside the square root, so ours is its square root."""
+    """kassak2023's MCTS: UCT on the true state, stock order included (its implementation of the game is
+    deterministic, 5.2), so the cheating UCT here; its constant sits inside the square root, so ours is its
+    square root."""
     ours = round(c ** 0.5, 4)
     tail = ",sim=random" if heuristic == "my_shuffle" else ",prune=smallest,sim=play-smallest"
-    return f"ismcts:iterations={iterations},c={ours}{tail}{extra}"
+    return f"cheat:iterations={iterations},c={ours}{tail}{extra}"
 
 
 def pairs_table(exp_id: str, source: str, title: str, variant: tuple[Any, ...], players: dict[str, str], games: int,
@@ -607,7 +609,10 @@ TIME_NOTE = ("Seconds per move of the row player in its matches against the colu
              "'a negligible amount of time, rounded to zero'), so the rows are compared by their order and "
              "ratios, not by agreement. ")
 PHARAOH_NOTE = ("BT = backtrack (smallest_tuple pruning), BTSH = backtrack:heuristic=shuffle (my_shuffle), with "
-                "the depth limits of 5.3 (small deck 13 and 9, large deck 9 and 7). kassak2023's exploration "
+                "the depth limits of 5.3 (small deck 13 and 9, large deck 9 and 7). The hands are open and "
+                "kassak2023 5.2 describes its implementation of the game as deterministic: its searches know the "
+                "stock's order too, so its MCTS players are the cheating UCT here (cheat:), as BT and BTSH see "
+                "the stock. kassak2023's exploration "
                 "constant sits inside the square root: c = 0.4 there is c = sqrt(0.4) here. "
                 "smallest_tuple = prune=smallest with play-smallest playouts; my_shuffle = random playouts.")
 

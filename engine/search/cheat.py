@@ -5,9 +5,10 @@ outside a hand) is sampled anew each iteration as a fair search would, so the ag
 other hands alone is worth (in a game without a stock it is the full cheat).
 
 With its default options it is plain UCT (:func:`engine.search.uct.uct_search`). With a simulation policy,
-``sim_epsilon``, a move handler, a resolver, modelled opponents or a pruner (dipalma2014 6.4: the MCTS
-simulation strategies and move handlers) it runs the ISMCTS loop (:func:`engine.search.ismcts.run_ismcts`) on
-one determinization, the true state, which is the same UCT tree with the game's search knowledge."""
+``sim_epsilon``, a move handler, a resolver, modelled opponents, a pruner (dipalma2014 6.4: the MCTS
+simulation strategies and move handlers) or beam search (kassak2023 4.4, whose MCTS searched the true state)
+it runs the ISMCTS loop (:func:`engine.search.ismcts.run_ismcts`) on one determinization, the true state, which
+is the same UCT tree with the game's search knowledge."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ from engine.search.ismcts import (
 from engine.search.sampler import DealSampler
 from engine.search.uct import UNode, best_root_move, root_statistics, uct_search
 
-_KNOWLEDGE_OPTIONS = ("sim", "sim_epsilon", "handler", "resolve", "opponents", "prune")
+_KNOWLEDGE_OPTIONS = ("sim", "sim_epsilon", "handler", "resolve", "opponents", "prune", "beam_width", "beam_limit")
 """The options the cheating agent shares with ISMCTS (same names, same meaning)."""
 _ISMCTS_OPTIONS = {o.name: o for o in ISMCTSAgent.params}
 
@@ -64,7 +65,7 @@ class CheatingUCTAgent(Agent):
         SIM_EPSILON,
         Option("sees", "all", "what it sees: every hidden card, or every hand only (a stock's order is sampled "
                "as a fair search would)", choices=("all", "hands")),
-    ) + tuple(_ISMCTS_OPTIONS[name] for name in ("handler", "resolve", "opponents", "prune"))
+    ) + tuple(_ISMCTS_OPTIONS[name] for name in _KNOWLEDGE_OPTIONS[2:])
 
     def __init__(self, game: Game, **params: Any) -> None:
         super().__init__(game, **params)
@@ -83,8 +84,10 @@ class CheatingUCTAgent(Agent):
         self.with_knowledge = (conf.sim != "random" or not self.sees_all
                                or any(self.config[k] != v for k, v in defaults.items()))
         if self.with_knowledge and self.config["shared"] == "full":
-            raise VariantError("shared=full applies to plain UCT only, not with sim, sim_epsilon, handler, "
-                               "resolve, opponents, prune or sees=hands")
+            raise VariantError("shared=full applies to plain UCT only, not with "
+                               + ", ".join(_KNOWLEDGE_OPTIONS) + " or sees=hands")
+        if "beam_limit" in params and not conf.beam_width:
+            raise VariantError("option 'beam_limit' only applies with beam search (beam_width > 0)")
 
     def choose(self, obs: Observation, rng: random.Random, budget: Budget | None = None) -> int:
         raise VariantError("the cheating agent needs the true state (choose_full); it cannot play fair")
