@@ -197,6 +197,25 @@ def test_the_dls_rule_makes_the_discards_and_the_search_plays() -> None:
         agents.make("ismcts:rule=foo", game)
 
 
+def test_the_random_rule_discards_uniformly_and_the_search_plays() -> None:
+    """huang2017's plain ISMCTS: random discards (any of the 20 cards, spades and aces included), then search."""
+    game = registry.create("mosssidewhist")
+    state = game.new_hand(random.Random(5))
+    rule = knowledge.rule("mosssidewhist", "random")
+    firsts = {rule(state, random.Random(k)) for k in range(200)}
+    assert firsts == {m for m in state.legal_moves() if m & PASS_FLAG} and len(firsts) == 20
+    spec = "ismcts:iterations=30,rule=random"
+    assert _leader_discards(spec, 5) == _leader_discards(spec, 5)  # drawn from the agent's rng
+    agent = agents.make(spec, game)
+    obs = state.observation(state.current_player)
+    assert len({agent.choose(obs, random.Random(k)) for k in range(10)}) > 1  # another rng, another discard
+    for m in _leader_discards(spec, 5):
+        state.do(m)
+    assert rule(state, random.Random(0)) is None  # past the discards: the search decides
+    with pytest.raises(ValueError, match="rng"):
+        rule(game.new_hand(random.Random(5)))
+
+
 def test_btsh_backtracking_shuffles_instead_of_pruning() -> None:
     from tests.test_pharaoh_rules import seed_position
 

@@ -6,7 +6,13 @@ from __future__ import annotations
 from engine import registry
 from engine.games.mosssidewhist.evaluation import tricks_evaluation
 from engine.games.mosssidewhist.greedy import GreedyAgent, egreedy_rollout, greedy_rollout
-from engine.games.mosssidewhist.players import HeuristicAgent, dls_discard_rule, heuristic_move, whist_ese_bias
+from engine.games.mosssidewhist.players import (
+    HeuristicAgent,
+    dls_discard_rule,
+    heuristic_move,
+    random_discard_rule,
+    whist_ese_bias,
+)
 from engine.games.mosssidewhist.rules import MossSideWhist, MossSideWhistState
 from engine.games.tricks.playouts import TrickPlayouts
 from engine.knowledge import SearchKnowledge
@@ -25,7 +31,7 @@ KNOWLEDGE = SearchKnowledge(
     policies={"heuristic": heuristic_move},
     rollouts={"greedy": greedy_rollout, "egreedy": egreedy_rollout},
     biases={"ese": whist_ese_bias},
-    rules={"dls": dls_discard_rule},
+    rules={"dls": dls_discard_rule, "random": random_discard_rule},
     playouts=TrickPlayouts(MossSideWhistState),
     evaluation=tricks_evaluation,
 )

@@ -27,8 +27,8 @@ from engine.games.tricks.core import PASS_FLAG
 from engine.games.tricks.players import RulePlayerAgent, TrickView
 from engine.observation import Observation
 
-__all__ = ["HeuristicAgent", "WhistPlayer", "dls_discard_rule", "heuristic_move", "whist_dls_discards",
-           "whist_ese_bias", "whist_void_discards"]
+__all__ = ["HeuristicAgent", "WhistPlayer", "dls_discard_rule", "heuristic_move", "random_discard_rule",
+           "whist_dls_discards", "whist_ese_bias", "whist_void_discards"]
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -225,3 +225,14 @@ def dls_discard_rule(state: Any, rng: random.Random | None = None) -> int | None
         return None
     seat = state.current_player
     return whist_dls_discards(state.game, state.hands[seat], count=1, trump=state.trump)[0] | PASS_FLAG
+
+
+def random_discard_rule(state: Any, rng: random.Random | None = None) -> int | None:
+    """Decision rule ``random`` (huang2017's plain ISMCTS, which leaves the discard step to chance): in the
+    discard phase a uniformly random discard drawn from ``rng``, else None: the search plays the tricks."""
+    discards = [m for m in state.legal_moves() if m & PASS_FLAG]
+    if not discards:
+        return None
+    if rng is None:
+        raise ValueError("the random discard rule needs the agent's rng")
+    return rng.choice(discards)
