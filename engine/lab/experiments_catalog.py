@@ -524,7 +524,7 @@ def _mcts(iterations: int, c: float, heuristic: str = "my_shuffle", extra: str =
     deterministic, 5.2), so the cheating UCT here; its constant sits inside the square root, so ours is its
     square root."""
     ours = round(c ** 0.5, 4)
-    tail = ",sim=random" if heuristic == "my_shuffle" else ",prune=smallest,sim=play-smallest"
+    tail = ",sim=random" if heuristic == "my_shuffle" else ",prune=smallest,sim=random"
     return f"cheat:iterations={iterations},c={ours}{tail}{extra}"
 
 
@@ -615,7 +615,9 @@ PHARAOH_NOTE = ("BT = backtrack (smallest_tuple pruning), BTSH = backtrack:heuri
                 "stock's order too, so its MCTS players are the cheating UCT here (cheat:), as BT and BTSH see "
                 "the stock. kassak2023's exploration "
                 "constant sits inside the square root: c = 0.4 there is c = sqrt(0.4) here. "
-                "smallest_tuple = prune=smallest with play-smallest playouts; my_shuffle = random playouts.")
+                "smallest_tuple = prune=smallest: the heuristic filters the tree's moves (kassak2023 4.4; the "
+                "kept moves are expanded in random order here) and the playouts stay random; my_shuffle = every "
+                "move, random playouts.")
 
 
 def _kassak() -> list[Experiment]:

@@ -258,14 +258,12 @@ def current_note(res: dict[str, Any]) -> str:
     """The note to print with a stored result: the registry's present wording when the experiment's set-ups are
     still the ones the result played, else the stored note and a warning that the definition changed."""
     exp = EXPERIMENTS.get(res["id"])
-    stored = res.get("setups", [])
-    same = exp is not None and all(
-        0 <= (k := s.get("setup", i)) < len(exp.setups)
-        and (exp.setups[k].game, exp.setups[k].variant_dict(), list(exp.setups[k].agents))
-        == (s.get("game"), s.get("variant"), s.get("agents"))
-        for i, s in enumerate(stored))
-    if same and exp is not None:
-        return exp.note
+    if exp is not None:
+        registered = [(s.game, s.variant_dict(), list(s.agents)) for s in exp.setups]
+        played = {int(s.get("setup", i)): (s.get("game"), s.get("variant"), s.get("agents"))
+                  for i, s in enumerate(res.get("setups", []))}
+        if all(0 <= k < len(registered) and registered[k] == setup for k, setup in played.items()):
+            return exp.note
     return (str(res.get("note") or "") + " **The registry's set-ups for this experiment changed after this run: "
             "rerun it to refresh the result.**").strip()
 
