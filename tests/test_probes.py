@@ -174,8 +174,8 @@ def test_each_probe_experiment_runs_small_with_well_formed_rows(exp_id: str) -> 
     exp = cheaper(EXPERIMENTS[exp_id], *CHEAP[exp_id])
     only = None
     if exp_id.startswith("kassak2023"):  # two of its 45 pairs: an MCTS and a rule-based one
-        only = [next(k for k, s in enumerate(exp.setups) if all(a.startswith("ismcts") for a in s.agents)),
-                next(k for k, s in enumerate(exp.setups) if not any(a.startswith("ismcts") for a in s.agents))]
+        only = [next(k for k, s in enumerate(exp.setups) if all(a.startswith("cheat") for a in s.agents)),
+                next(k for k, s in enumerate(exp.setups) if not any(a.startswith("cheat") for a in s.agents))]
     result = run_experiment(exp, scale=0.0001, seed=3, jobs=1, only=only)
     measured = [r for r in result["rows"] if r["n"]]
     assert measured
