@@ -114,13 +114,17 @@ def _cheat_against_random(spec: str, game: Game, seed: int) -> list[int]:
     return moves
 
 
-def _cheat_root(spec: str) -> dict:
+def _cheat_search(spec: str) -> tuple[Any, Any]:
+    """The cheating agent's search (result, root) of one Scopone position, on the true state."""
     game = registry.create("scopone", {"target": 0})
     state = game.new_hand(random.Random(11))
     agent = agents.make(spec, game)
-    result, _root = run_ismcts(state.observation(state.current_player), random.Random(1), agent.conf, None,
-                               deal=state.clone)
-    return result.visits
+    return run_ismcts(state.observation(state.current_player), random.Random(1), agent.conf, None,
+                      deal=state.clone)
+
+
+def _cheat_root(spec: str) -> dict:
+    return _cheat_search(spec)[0].visits
 
 
 def test_cheat_options_change_the_search() -> None:
@@ -140,21 +144,12 @@ def test_cheat_beam_search_keeps_at_most_width_nodes_per_pruned_depth() -> None:
     """As in ISMCTS (kassak2023 4.4): after k x beam_limit iterations depth k of the true state's tree keeps at most
     beam_width nodes."""
     assert agents.make("cheat:beam_width=2", registry.create("scopone", {"target": 0})).with_knowledge
-    root = _cheat_tree("cheat:iterations=300,beam_width=2,beam_limit=100")
+    _result, root = _cheat_search("cheat:iterations=300,beam_width=2,beam_limit=100")
     level = [root]
     for depth in range(1, 4):  # pruned after 100, 200 and 300 iterations
         level = [ch for n in level for ch in n.children.values()]
         assert 1 <= len(level) <= 2, depth
-    assert len(_cheat_tree("cheat:iterations=300,sim=random").children) > 2
-
-
-def _cheat_tree(spec: str) -> Any:
-    game = registry.create("scopone", {"target": 0})
-    state = game.new_hand(random.Random(11))
-    agent = agents.make(spec, game)
-    _result, root = run_ismcts(state.observation(state.current_player), random.Random(1), agent.conf, None,
-                               deal=state.clone)
-    return root
+    assert len(_cheat_search("cheat:iterations=300,sim=random")[1].children) > 2
 
 
 def test_cheat_without_knowledge_options_is_still_plain_uct() -> None:
