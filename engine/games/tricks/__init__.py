@@ -26,8 +26,9 @@ SUECA_PRESETS = {  # about 20,000 iterations per second of CPU at the opening (0
     "expert": "ismcts:iterations=10000,seconds=1.0,endgame=50",
 }
 BISCA_PRESETS = {  # ~26,000 it/s; a wide endgame window. Expert's 20,000 iterations (about 0.8 s at the opening)
-    # score 65% head to head against strong, 8,000 scored 56% (docs/results.md, "Bisca"). The win/loss reward of
-    # [Fernandes2016] 6.4 lost head to head to the default reward in our runs, at 1,000 and at 8,000 iterations.
+    # score 65% head to head against strong in Bisca and 59% in Briscola, 8,000 scored 56% and 54%
+    # (docs/results.md, "Bisca", "Briscola"). The win/loss reward of [Fernandes2016] 6.4 lost head to head to the
+    # default reward in our runs, at 1,000 and at 8,000 iterations.
     **SUECA_PRESETS,
     "expert": "ismcts:iterations=20000,seconds=1.0,endgame=200",
 }
@@ -35,7 +36,6 @@ BRISCOLA_PRESETS = {  # 3-card hands. Against the heuristic the levels above ~60
     # searches less to stay clearly below casual; head to head more iterations do win (docs/results.md).
     **BISCA_PRESETS,
     "beginner": "ismcts:iterations=15",
-    "expert": "ismcts:iterations=8000,seconds=1.0,endgame=200",
 }
 
 
