@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import reduce
+from operator import or_
 from typing import Any
 
 from engine.agent import Agent, Budget
-from engine.cards import bits, mask_of
+from engine.cards import mask_of
 from engine.game import Game, GameState, Option, VariantError
 from engine.observation import HiddenSlot, Observation
 from engine.search.common import Clock, exploration, search_options, to_rate
@@ -44,7 +46,7 @@ def hands_shown(state: GameState, seat: int) -> Observation:
     to that player's hidden slots, and a stock or other ownerless slot holds only cards in nobody's hand."""
     obs = state.observation(seat)
     held = [mask_of(state.hand_cards(s)) for s in range(state.game.num_players)]
-    in_hands = mask_of(card for hand in held for card in bits(hand))
+    in_hands = reduce(or_, held, 0)
     slots = [HiddenSlot(s.name, s.owner, s.count, s.allowed & (held[s.owner] | ~in_hands) if s.owner >= 0
                         else s.allowed & ~in_hands, s.ordered) for s in obs.slots]
     return Observation(obs.seat, obs.state, obs.unknown, slots)
