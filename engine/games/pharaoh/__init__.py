@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine import registry
 from engine.games.pharaoh.evaluation import cards_left_evaluation
+from engine.games.pharaoh.inference import pharaoh_draw_belief
 from engine.games.pharaoh.players import (
     AnnoyingAgent,
     BacktrackAgent,
@@ -40,6 +41,7 @@ KNOWLEDGE = SearchKnowledge(
               "play-first": play_first_rollout, "play-smallest": play_smallest_rollout},
     pruners={"smallest": prune_smallest, "biggest": prune_biggest, "play": prune_play},
     evaluation=cards_left_evaluation,
+    biases={"draws": pharaoh_draw_belief},
     default_simulation="play-smallest",
     playouts=StatePlayouts(PharaohState),
 )
