@@ -8,8 +8,9 @@ from engine import agents, registry
 from engine.agent import Budget
 from engine.determinize import determinize
 from engine.games.pharaoh.inference import FLOOR, declined_starts, pharaoh_draw_belief
-from engine.games.pharaoh.players import pharaoh_smallest_policy
+from engine.games.pharaoh.players import pharaoh_smallest_policy, prune_smallest
 from engine.games.pharaoh.rules import DRAW, Pharaoh, PharaohState, encode_play
+from engine.runtime.presets import preset_spec
 from engine.search import knowledge
 
 
@@ -100,3 +101,25 @@ def test_draws_is_the_games_registered_bias_and_both_searches_play_legal_moves_w
         move = agents.make(spec, game).choose(obs, random.Random(2), Budget())
         assert move in state.legal_moves()
         assert agents.make(spec, game).choose(obs, random.Random(2), Budget()) == move
+
+
+def test_the_presets_play_on_for_places_once_someone_is_out() -> None:
+    """With the win-only reward every move is worth 0 once another player has gone out; the presets' place
+    reward still tells the moves apart."""
+    game = registry.create("pharaoh")
+    rng = random.Random(9)
+    state = game.new_hand(rng)
+    while not (state.finished and len(prune_smallest(state, state.legal_moves())) > 1):
+        state.do(pharaoh_smallest_policy(state, rng))
+        if state.is_terminal():
+            state = game.new_hand(rng)
+    obs = state.observation(state.current)
+    spec = preset_spec("pharaoh", "strong")
+    totals = {}
+    for name, reward in (("preset", ""), ("win only", ",reward=pwl")):
+        agent = agents.make(spec + reward, game, iterations=300)
+        agent.choose(obs, random.Random(3), Budget())
+        assert agent.last_search is not None
+        totals[name] = set(agent.last_search.totals.values())
+    assert totals["win only"] == {0.0}
+    assert len(totals["preset"]) > 1

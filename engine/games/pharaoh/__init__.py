@@ -28,11 +28,13 @@ from engine.knowledge import SearchKnowledge, StatePlayouts
 __all__ = ["DRAW", "PLAY", "SKIP", "Pharaoh", "PharaohState", "named_suit"]
 
 PRESETS = {  # random playouts run ~260 plies (~700 it/s); the pruned playouts of [Kassak2023] 4.4 (no draw while
-    # a play exists; smallest whole same-rank groups) run ~8,000-10,000 it/s and win more (docs/results.md)
+    # a play exists; smallest whole same-rank groups) run ~8,000-10,000 it/s and win more. Above beginner the
+    # search is rewarded by places (reward=score), so it plays on for second place once someone is out
+    # (docs/results.md).
     "beginner": "ismcts:iterations=60,sim=play-first",
-    "casual": "ismcts:iterations=400,sim=play-smallest,prune=smallest",
-    "strong": "ismcts:iterations=1500,sim=play-smallest,prune=smallest",
-    "expert": "ismcts:iterations=6000,seconds=1.0,sim=play-smallest,prune=smallest",
+    "casual": "ismcts:iterations=400,sim=play-smallest,prune=smallest,reward=score",
+    "strong": "ismcts:iterations=1500,sim=play-smallest,prune=smallest,reward=score",
+    "expert": "ismcts:iterations=6000,seconds=1.0,sim=play-smallest,prune=smallest,reward=score",
 }
 
 KNOWLEDGE = SearchKnowledge(
