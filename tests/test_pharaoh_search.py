@@ -15,6 +15,7 @@ from engine.games.pharaoh.players import (
     prune_biggest,
     prune_play,
     prune_smallest,
+    prune_smallest_naming,
     pruned_random_rollout,
 )
 from engine.games.pharaoh.rules import DRAW, PLAY, SKIP, Pharaoh, PharaohState, named_suit, play_cards
@@ -88,6 +89,24 @@ def test_pruners_keep_a_nonempty_ordered_subset(variant: dict) -> None:
         assert [_size(m) for m in big_plays] == sorted((_size(m) for m in plays), reverse=True)
         assert play == (plays or rest)
         assert prune_smallest(state, legal) == small  # stable
+
+
+def test_the_naming_pruner_adds_every_suit_to_each_ober_play_and_nothing_else() -> None:
+    g = Pharaoh()
+    obers = 0
+    for state in _states(g, 120, 6):
+        legal = state.legal_moves()
+        small = prune_smallest(state, legal)
+        naming = prune_smallest_naming(state, legal)
+        assert set(naming) <= set(legal) and len(naming) == len(set(naming))
+        assert [m for m in naming if m in small] == small
+        for m in small:
+            if named_suit(m) >= 0:
+                obers += 1
+                same_cards = {named_suit(x) for x in naming if play_cards(x) == play_cards(m)}
+                assert same_cards == set(range(g.nsuits))
+        assert len(naming) == len(small) + (g.nsuits - 1) * sum(named_suit(m) >= 0 for m in small)
+    assert obers > 5
 
 
 def test_pruners_drop_partial_groups_and_duplicate_orders() -> None:
