@@ -270,3 +270,17 @@ def test_a_spec_without_sim_gets_the_games_default_simulation() -> None:
     default = agents.make("ismcts:iterations=200", game).choose(obs, random.Random(1))
     explicit = agents.make("ismcts:iterations=200,sim=play-smallest", game).choose(obs, random.Random(1))
     assert default == explicit
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_lean_reward_points_after_first_out_playouts_match_the_result(variant: dict) -> None:
+    """The place and penalty points the searches' ``reward=score`` reads after the presets' playouts (which
+    stop once a player is out) are those of ``result()``."""
+    g = Pharaoh(variant)
+    rng = random.Random(12)
+    for k in range(30):
+        state = g.new_hand(rng)
+        (play_first_rollout if k % 2 else play_random_rollout)(state, rng)
+        res = state.result()
+        assert state.reward_points() == (res.points, max(sum(abs(p) for p in res.team_points), 1.0),
+                                         res.lower_is_better)

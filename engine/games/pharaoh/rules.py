@@ -941,6 +941,23 @@ class PharaohState(GameState):
         rest.sort(key=lambda s: (self.counts[s], -((s - self.starter) % n)))
         return self.finished + rest
 
+    def reward_points(self) -> tuple[list[float], float, bool]:
+        """What the search's score-based rewards read (:meth:`engine.knowledge.Playouts.reward_points`): each
+        seat's points of :meth:`result` (places, or penalty points for the cards left), the sum of their
+        absolute values (at least 1) and whether lower is better, without building the result."""
+        if not self.ended:
+            raise ValueError("the hand is not over")
+        g = self.game
+        if g.variant["scoring"] == "penalty":
+            penalty = g.penalty
+            pts = [float(sum(penalty[c] for c in bits(h))) for h in self.hands]
+            return pts, max(sum(pts), 1.0), True
+        n = len(self.hands)
+        pts = [0.0] * n
+        for i, s in enumerate(self.ranking()):
+            pts[s] = float(n - 1 - i)
+        return pts, max(n * (n - 1) / 2, 1.0), False
+
     def outcomes(self) -> list[float]:
         """1 for the hand's winner (first in :meth:`ranking`), 0 for everyone else (lean PWL reward)."""
         if not self.ended:
