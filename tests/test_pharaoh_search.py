@@ -9,16 +9,19 @@ import random
 import pytest
 
 from engine import agents, registry
+from engine.agent import Budget
 from engine.games.pharaoh.players import (
+    pharaoh_smallest_policy,
     play_first_rollout,
     play_random_rollout,
     prune_biggest,
     prune_play,
     prune_smallest,
-    prune_smallest_naming,
     pruned_random_rollout,
 )
 from engine.games.pharaoh.rules import DRAW, PLAY, SKIP, Pharaoh, PharaohState, named_suit, play_cards
+from engine.runtime.presets import preset_spec
+from engine.search import knowledge
 
 VARIANTS = Pharaoh.example_variants
 
@@ -89,24 +92,6 @@ def test_pruners_keep_a_nonempty_ordered_subset(variant: dict) -> None:
         assert [_size(m) for m in big_plays] == sorted((_size(m) for m in plays), reverse=True)
         assert play == (plays or rest)
         assert prune_smallest(state, legal) == small  # stable
-
-
-def test_the_naming_pruner_adds_every_suit_to_each_ober_play_and_nothing_else() -> None:
-    g = Pharaoh()
-    obers = 0
-    for state in _states(g, 120, 6):
-        legal = state.legal_moves()
-        small = prune_smallest(state, legal)
-        naming = prune_smallest_naming(state, legal)
-        assert set(naming) <= set(legal) and len(naming) == len(set(naming))
-        assert [m for m in naming if m in small] == small
-        for m in small:
-            if named_suit(m) >= 0:
-                obers += 1
-                same_cards = {named_suit(x) for x in naming if play_cards(x) == play_cards(m)}
-                assert same_cards == set(range(g.nsuits))
-        assert len(naming) == len(small) + (g.nsuits - 1) * sum(named_suit(m) >= 0 for m in small)
-    assert obers > 5
 
 
 def test_pruners_drop_partial_groups_and_duplicate_orders() -> None:
@@ -235,9 +220,6 @@ def test_fast_outcomes_match_result_after_every_end(variant: dict) -> None:
 
 
 def test_ismcts_uses_the_registered_pruners_and_rollouts() -> None:
-    from engine import agents
-    from engine.agents.base import Budget
-    from engine.search import knowledge
 
     assert {"prune-random", "play-random", "play-first", "play-smallest"} <= set(knowledge.policies("pharaoh"))
     assert knowledge.pruner("pharaoh", "smallest") is prune_smallest
@@ -258,8 +240,6 @@ def test_a_spec_without_sim_gets_the_games_default_simulation() -> None:
     """Pharaoh's random playouts run for hundreds of turns, so ``ismcts`` there defaults to the pruned
     ``play-smallest`` playouts (kassak2023 4.4); every other game keeps random playouts; ``sim=random`` still
     asks for them."""
-    from engine.search import knowledge
-
     for name in registry.available():
         conf = agents.make("ismcts:iterations=10", registry.create(name)).conf
         assert conf.sim == ("play-smallest" if name == "pharaoh" else "random") == knowledge.default_simulation(name)
@@ -284,3 +264,25 @@ def test_lean_reward_points_after_first_out_playouts_match_the_result(variant: d
         res = state.result()
         assert state.reward_points() == (res.points, max(sum(abs(p) for p in res.team_points), 1.0),
                                          res.lower_is_better)
+
+
+def test_the_presets_play_on_for_places_once_someone_is_out() -> None:
+    """With the win-only reward every move is worth 0 once another player has gone out; the presets' place
+    reward still tells the moves apart."""
+    game = registry.create("pharaoh")
+    rng = random.Random(9)
+    state = game.new_hand(rng)
+    while not (state.finished and len(prune_smallest(state, state.legal_moves())) > 1):
+        state.do(pharaoh_smallest_policy(state, rng))
+        if state.is_terminal():
+            state = game.new_hand(rng)
+    obs = state.observation(state.current)
+    spec = preset_spec("pharaoh", "strong")
+    totals = {}
+    for name, reward in (("preset", ""), ("win only", ",reward=pwl")):
+        agent = agents.make(spec + reward, game, iterations=300)
+        agent.choose(obs, random.Random(3), Budget())
+        assert agent.last_search is not None
+        totals[name] = set(agent.last_search.totals.values())
+    assert totals["win only"] == {0.0}
+    assert len(totals["preset"]) > 1

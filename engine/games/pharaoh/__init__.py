@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from engine import registry
 from engine.games.pharaoh.evaluation import cards_left_evaluation
-from engine.games.pharaoh.inference import pharaoh_draw_belief
 from engine.games.pharaoh.players import (
     AnnoyingAgent,
     BacktrackAgent,
@@ -20,7 +19,6 @@ from engine.games.pharaoh.players import (
     prune_biggest,
     prune_play,
     prune_smallest,
-    prune_smallest_naming,
     pruned_random_rollout,
 )
 from engine.games.pharaoh.rules import DRAW, PLAY, SKIP, Pharaoh, PharaohState, named_suit
@@ -42,10 +40,8 @@ KNOWLEDGE = SearchKnowledge(
     policies={"smallest": pharaoh_smallest_policy, "biggest": pharaoh_biggest_policy},
     rollouts={"prune-random": pruned_random_rollout, "play-random": play_random_rollout,
               "play-first": play_first_rollout, "play-smallest": play_smallest_rollout},
-    pruners={"smallest": prune_smallest, "smallest-naming": prune_smallest_naming, "biggest": prune_biggest,
-             "play": prune_play},
+    pruners={"smallest": prune_smallest, "biggest": prune_biggest, "play": prune_play},
     evaluation=cards_left_evaluation,
-    biases={"draws": pharaoh_draw_belief},
     default_simulation="play-smallest",
     playouts=StatePlayouts(PharaohState),
 )

@@ -53,13 +53,13 @@ from engine.agent import Agent, Budget
 from engine.cards import bits, popcount
 from engine.determinize import determinize
 from engine.game import Game, GameState, Option
-from engine.games.pharaoh.rules import DRAW, PLAY, SKIP, encode_play, named_suit, play_cards
+from engine.games.pharaoh.rules import DRAW, PLAY, SKIP, named_suit, play_cards
 from engine.observation import Observation
 
 __all__ = ["AnnoyingAgent", "BacktrackAgent", "BiggestAgent", "SmallestAgent", "biggest_move",
            "block_probability", "classic_filter", "pharaoh_biggest_policy", "pharaoh_smallest_policy",
            "play_first_rollout", "play_random_rollout", "play_smallest_rollout", "prune_biggest", "prune_play",
-           "prune_smallest", "prune_smallest_naming", "pruned_random_rollout", "smallest_move"]
+           "prune_smallest", "pruned_random_rollout", "smallest_move"]
 
 ANNOY_MARGIN = 0.5
 """How much more likely to block the next player a fair annoying move must be than the smallest move
@@ -483,20 +483,6 @@ def prune_play(state: Any, moves: list[int]) -> list[int]:
     """:func:`prune_smallest` without draw/skip while a play exists (drawing instead of playing is dropped)."""
     plays, rest = _pruned_moves(state, moves, 1)
     return plays or rest
-
-
-def prune_smallest_naming(state: Any, moves: list[int]) -> list[int]:
-    """:func:`prune_smallest` with every naming of each Ober play (the pruned moves name only the suit held
-    most afterwards): the search chooses the suit to ask for, e.g. one the next player has shown it lacks
-    (``bias=draws``)."""
-    out = []
-    for m in prune_smallest(state, moves):
-        out.append(m)
-        named = named_suit(m)
-        if named >= 0:
-            cards = play_cards(m)
-            out.extend(encode_play(cards, suit) for suit in range(state.game.nsuits) if suit != named)
-    return out
 
 
 def pruned_random_rollout(state: Any, rng: random.Random) -> None:

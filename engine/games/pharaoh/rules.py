@@ -393,7 +393,18 @@ class PharaohState(GameState):
     # --- rules ------------------------------------------------------------------------------------
     def start_mask(self) -> int:
         """The cards that may be the first card of a play now (a bitmask over the deck)."""
-        return start_cards(self.game, self.discard[-1], self.active_suit, self.pending_draw, self.pending_skip)
+        g = self.game
+        nr = g.nranks
+        top = self.discard[-1]
+        if not g.classic:
+            return g.suit_masks[top // nr] | g.rank_masks[top % nr]
+        if self.pending_draw:
+            return g.rank_masks[g.seven] | 1 << g.pharaoh
+        if self.pending_skip:
+            return g.rank_masks[g.ace] | 1 << g.pharaoh
+        if self.active_suit < 0:
+            return g.deck.full_mask
+        return g.suit_masks[self.active_suit] | g.rank_masks[top % nr] | g.rank_masks[g.ober] | 1 << g.pharaoh
 
     def can_start(self, card: int) -> bool:
         """Whether ``card`` may be the first card of a play now."""
@@ -898,8 +909,23 @@ class PharaohState(GameState):
                     break
 
     def _effects(self, cards: list[int], named: int) -> None:
-        self.active_suit, self.pending_draw, self.pending_skip = play_effects(
-            self.game, cards, named, self.pending_draw, self.pending_skip)
+        g = self.game
+        nr = g.nranks
+        last = cards[-1]
+        rank = last % nr
+        if g.pharaoh in cards:
+            self.pending_draw = 0
+            self.pending_skip = 0
+        if last == g.pharaoh:
+            self.active_suit = -1
+            return
+        self.active_suit = last // nr
+        if rank == g.seven:
+            self.pending_draw += g.variant["seven_draw"] * len(cards)
+        elif rank == g.ace:
+            self.pending_skip = 1
+        elif rank == g.ober:
+            self.active_suit = named
 
     def _reshuffle(self) -> None:
         """Turn the discard pile except its top into a new stock (deterministic from shuffle_seed)."""
@@ -1274,40 +1300,6 @@ class PharaohState(GameState):
 
     def finishing_order(self) -> tuple[int, ...]:
         return tuple(self.finished)
-
-
-def start_cards(g: Pharaoh, top: int, active_suit: int, pending_draw: int, pending_skip: int) -> int:
-    """The cards that may start a play on ``top`` (a bitmask over the deck), given the suit asked for
-    (``active_suit``; -1 after the Pharaoh: anything) and the pending VII draw and Ace skip."""
-    nr = g.nranks
-    if not g.classic:
-        return g.suit_masks[top // nr] | g.rank_masks[top % nr]
-    if pending_draw:
-        return g.rank_masks[g.seven] | 1 << g.pharaoh
-    if pending_skip:
-        return g.rank_masks[g.ace] | 1 << g.pharaoh
-    if active_suit < 0:
-        return g.deck.full_mask
-    return g.suit_masks[active_suit] | g.rank_masks[top % nr] | g.rank_masks[g.ober] | 1 << g.pharaoh
-
-
-def play_effects(g: Pharaoh, cards: list[int], named: int, pending_draw: int,
-                 pending_skip: int) -> tuple[int, int, int]:
-    """Classic rules: the suit asked for (-1: anything), the pending VII draw and the pending Ace skip after
-    ``cards`` are played (``named``: the suit an Ober names), from the pending ones before."""
-    last = cards[-1]
-    if g.pharaoh in cards:
-        pending_draw = pending_skip = 0
-    if last == g.pharaoh:
-        return -1, pending_draw, pending_skip
-    rank = last % g.nranks
-    if rank == g.seven:
-        return last // g.nranks, pending_draw + g.variant["seven_draw"] * len(cards), pending_skip
-    if rank == g.ace:
-        return last // g.nranks, pending_draw, 1
-    if rank == g.ober:
-        return named, pending_draw, pending_skip
-    return last // g.nranks, pending_draw, pending_skip
 
 
 def parse_move_text(deck: Deck, text: str) -> int:
