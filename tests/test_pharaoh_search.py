@@ -286,3 +286,20 @@ def test_the_presets_play_on_for_places_once_someone_is_out() -> None:
         totals[name] = set(agent.last_search.totals.values())
     assert totals["win only"] == {0.0}
     assert len(totals["preset"]) > 1
+
+
+def test_with_two_players_the_place_reward_is_the_win_reward() -> None:
+    """Two places are a win and a loss, so ``reward=score`` makes the two-player presets' exact moves."""
+    game = registry.create("pharaoh", {"players": 2})
+    base = "ismcts:iterations=100,sim=play-smallest,prune=smallest"
+    rng = random.Random(4)
+    state = game.new_hand(rng)
+    decisions = 0
+    while not state.is_terminal() and decisions < 20:
+        obs = state.observation(state.current)
+        win = agents.make(base, game).choose(obs, random.Random(decisions), Budget())
+        places = agents.make(base + ",reward=score", game).choose(obs, random.Random(decisions), Budget())
+        assert places == win
+        state.do(win)
+        decisions += 1
+    assert decisions >= 10
