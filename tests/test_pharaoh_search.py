@@ -220,7 +220,6 @@ def test_fast_outcomes_match_result_after_every_end(variant: dict) -> None:
 
 
 def test_ismcts_uses_the_registered_pruners_and_rollouts() -> None:
-
     assert {"prune-random", "play-random", "play-first", "play-smallest"} <= set(knowledge.policies("pharaoh"))
     assert knowledge.pruner("pharaoh", "smallest") is prune_smallest
     g = Pharaoh()
@@ -277,10 +276,10 @@ def test_the_presets_play_on_for_places_once_someone_is_out() -> None:
         if state.is_terminal():
             state = game.new_hand(rng)
     obs = state.observation(state.current)
-    spec = preset_spec("pharaoh", "strong")
+    preset = preset_spec("pharaoh", "strong")
     totals = {}
-    for name, reward in (("preset", ""), ("win only", ",reward=pwl")):
-        agent = agents.make(spec + reward, game, iterations=300)
+    for name, spec in (("preset", preset), ("win only", preset.replace("reward=score", "reward=pwl"))):
+        agent = agents.make(spec, game, iterations=300)
         agent.choose(obs, random.Random(3), Budget())
         assert agent.last_search is not None
         totals[name] = set(agent.last_search.totals.values())
