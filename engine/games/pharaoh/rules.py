@@ -967,16 +967,19 @@ class PharaohState(GameState):
         rest.sort(key=lambda s: (self.counts[s], -((s - self.starter) % n)))
         return self.finished + rest
 
+    def penalties(self) -> list[int]:
+        """Each seat's penalty points for the cards it holds (VII-X face value, Unter 2, Ober 3, King 4, Ace 11)."""
+        penalty = self.game.penalty
+        return [sum(penalty[c] for c in bits(h)) for h in self.hands]
+
     def reward_points(self) -> tuple[list[float], float, bool]:
         """What the search's score-based rewards read (:meth:`engine.knowledge.Playouts.reward_points`): each
         seat's points of :meth:`result` (places, or penalty points for the cards left), the sum of their
         absolute values (at least 1) and whether lower is better, without building the result."""
         if not self.ended:
             raise ValueError("the hand is not over")
-        g = self.game
-        if g.variant["scoring"] == "penalty":
-            penalty = g.penalty
-            pts = [float(sum(penalty[c] for c in bits(h))) for h in self.hands]
+        if self.game.variant["scoring"] == "penalty":
+            pts = [float(p) for p in self.penalties()]
             return pts, max(sum(pts), 1.0), True
         n = len(self.hands)
         pts = [0.0] * n
@@ -1008,7 +1011,7 @@ class PharaohState(GameState):
         place_of = [0] * n
         for i, s in enumerate(order):
             place_of[s] = i + 1
-        penalty = [sum(g.penalty[c] for c in bits(self.hands[s])) for s in range(n)]
+        penalty = self.penalties()
         lower = g.lower_is_better()
         if lower:
             points = [float(p) for p in penalty]
