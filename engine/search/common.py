@@ -24,11 +24,11 @@ from engine.game import Game, GameState, HandResult, Option
 from engine.knowledge import Playouts
 from engine.search import knowledge
 
-REWARDS = ("pwl", "wl", "sd", "score", "relative", "diff", "match")
+REWARDS = ("pwl", "wl", "sd", "score", "relative", "diff")
 DIFF_RANGE = 30.0
 """The ``diff`` reward is unbounded in principle; this bound (more points than a Scopone or trick-taking hand
 usually separates) only maps it onto 0..1 for a displayed rate and gives NAST roulette its low end."""
-REWARD_RANGE = {"match": (-1.5, 2.5), "pwl": (0.0, 1.0), "wl": (-1.0, 1.0), "sd": (-4.0, 4.0), "score": (0.0, 1.0),
+REWARD_RANGE = {"pwl": (0.0, 1.0), "wl": (-1.0, 1.0), "sd": (-4.0, 4.0), "score": (0.0, 1.0),
                 "relative": (-1.0, 1.0), "diff": (-DIFF_RANGE, DIFF_RANGE)}
 SIMULATIONS = ("random", "nast", "heuristic")
 NAST_POLICIES = ("gibbs", "egreedy", "roulette", "ucb1")
@@ -69,13 +69,6 @@ def reward_vector(kind: str, state: GameState, res: HandResult | None = None) ->
     low = res.lower_is_better
     if kind == "diff":
         return _point_differences(res)
-    if kind == "match":  # the hand's match points: a one-point win 1, a loss 0, each further point 0.5 more
-        game = state.game
-        if game.match_target() is None:
-            return [res.outcome(s) for s in range(n)]
-        mp = game.match_points(res)
-        index = {seat: i for i, team in enumerate(res.teams) for seat in team}
-        return [0.5 + (mp[index[s]] - max(p for j, p in enumerate(mp) if j != index[s])) / 2.0 for s in range(n)]
     span = _span_of(state, res)
     if kind == "score" or kind == "relative":
         return _point_rewards(kind, pts, span, low)
@@ -115,7 +108,7 @@ def reward_function(kind: str, game_name: str, playouts: Playouts[Any]) -> Calla
             return _point_rewards(kind, pts, fixed_span or total, low)
 
         return point_rewards
-    if kind == "sd" or kind == "diff" or kind == "match":
+    if kind == "sd" or kind == "diff":
         return lambda state: reward_vector(kind, state, state.result())
     raise ValueError(f"unknown reward {kind!r}")
 

@@ -540,10 +540,6 @@ class ISMCTSAgent(Agent):
         Option("workers", 1, "root parallelization: independent searches in this many processes, merged "
                "by visit counts", type=int, min=1, max=64),
         Option("reuse", False, "keep the subtree of the moves played since the last decision", type=bool),
-        Option("anchor", "", "a policy registered for the game whose move the search keeps unless another move's "
-               "mean reward beats it by anchor_margin; '' = off", type=str),
-        Option("anchor_margin", 0.05, "with anchor: the mean reward another move needs above the anchor's",
-               type=float, min=0.0, max=10.0),
     )
 
     def __init__(self, game: Game, **params: Any) -> None:
@@ -609,18 +605,7 @@ class ISMCTSAgent(Agent):
             if conf.reuse:
                 self._kept = (obs.seat, list(getattr(obs.state, "history", [])), root)
         self.last_search = result
-        picked = self._pick(result, obs, moves, rng)
-        anchor = str(self.config.get("anchor", ""))
-        if anchor and not conf.handler:
-            policy = knowledge.policy(self.game.name, anchor)
-            d = strategies.determinizer(obs, rng, conf)()
-            held = policy(d, rng)
-            v = result.visits.get(held, 0)
-            pv = result.visits.get(picked, 0)
-            if held in moves and held != picked and v and pv:
-                if result.totals[picked] / pv - result.totals[held] / v < float(self.config["anchor_margin"]):
-                    return held
-        return picked
+        return self._pick(result, obs, moves, rng)
 
     def root_parallel(self, obs: Observation, rng: random.Random, budget: Budget | None) -> SearchResult:
         """The ``workers=N`` search: N independent shares merged by root visits. Here they run one after another

@@ -8,7 +8,7 @@ from engine.games.hearts.abstraction import hearts_key
 from engine.games.hearts.evaluation import penalty_evaluation
 from engine.games.hearts.greedy import GreedyAgent, egreedy_rollout, greedy_rollout
 from engine.games.hearts.inference import FEATURE_CARDS, hearts_belief
-from engine.games.hearts.players import HeuristicAgent, heuristic_move, heuristic_pass_rule
+from engine.games.hearts.players import HeuristicAgent, heuristic_move
 from engine.games.hearts.playouts import HeartsPlayouts
 from engine.games.hearts.rules import HEART_MASK, POINT_MASK, QUEEN_SPADES, SPADES, TWO_CLUBS, Hearts, HeartsState
 from engine.knowledge import SearchKnowledge
@@ -26,7 +26,6 @@ PRESETS = {  # ~10,000-13,000 it/s; relative reward ([Manzke2025] 4.2). Strong a
 
 KNOWLEDGE = SearchKnowledge(
     policies={"heuristic": heuristic_move},
-    rules={"pass": heuristic_pass_rule},
     rollouts={"greedy": greedy_rollout, "egreedy": egreedy_rollout},
     biases={"inference": hearts_belief},
     bias_features={"inference": FEATURE_CARDS},

@@ -336,12 +336,3 @@ def heuristic_move(state: Any, rng: random.Random | None = None) -> int:
     """Simulation policy ``heuristic``: the player's move for the seat to act (from its observation of a full
     or determinized state)."""
     return _POLICY_PLAYER.choose(state.observation(state.current_player))
-
-
-def heuristic_pass_rule(state: Any, rng: random.Random | None = None) -> int | None:
-    """Decision rule ``pass``: while cards are being passed the seat to act passes the heuristic player's card,
-    else None: the search plays the tricks."""
-    moves = state.legal_moves()
-    if not moves or not moves[0] & PASS_FLAG:
-        return None
-    return heuristic_move(state, rng)

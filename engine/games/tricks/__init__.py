@@ -12,7 +12,6 @@ from engine.games.tricks.bisca import Bisca, BiscaState, Briscola
 from engine.games.tricks.core import HIDDEN_MOVE, PASS_FLAG, CardTables, TrickGame, TrickState, card_tables
 from engine.games.tricks.evaluation import card_points_evaluation
 from engine.games.tricks.greedy import GreedyAgent, egreedy_move, greedy_move
-from engine.games.tricks.inference import plays_belief
 from engine.games.tricks.players import HeuristicAgent, heuristic_move
 from engine.games.tricks.playouts import BiscaPlayouts, TrickPlayouts
 from engine.games.tricks.sueca import Sueca, SuecaState
@@ -47,7 +46,7 @@ def bisca_exploration(game: Game) -> float:
 
 
 _POLICIES = {"heuristic": heuristic_move, "greedy": greedy_move, "egreedy": egreedy_move}
-SUECA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, biases={"plays": plays_belief}, score_span=120, playouts=TrickPlayouts(SuecaState),
+SUECA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120, playouts=TrickPlayouts(SuecaState),
                                   evaluation=card_points_evaluation)
 BISCA_KNOWLEDGE = SearchKnowledge(policies=_POLICIES, score_span=120, exploration=bisca_exploration,
                                   playouts=BiscaPlayouts(BiscaState), evaluation=card_points_evaluation)
