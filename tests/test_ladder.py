@@ -3,6 +3,7 @@ agent, and a tiny real run that resumes from its records."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -57,6 +58,24 @@ def test_bad_ladders_fail_before_playing() -> None:
     with pytest.raises(GameError, match="two or more"):
         ladder.run("briscola", {}, ["greedy"], 0.1, 2)
     assert ladder.main(["--game", "briscola", "--agents", "greedy", "nosuch", "--seconds-per-move", "0.1"]) == 2
+
+
+def test_unit_match_plays_whole_matches(tmp_path) -> None:
+    records = str(tmp_path / "ladder")
+    summary = ladder.run("sueca", {}, ["heuristic", "greedy"], None, 2, seed=1, jobs=1, records=records,
+                         unit="match")
+    assert summary["unit"] == "match" and "unit=match" in ladder.format_table(summary)
+    with open(records + ".0-1", encoding="utf-8") as f:
+        header, *games = (json.loads(line) for line in f)
+    assert header["unit"] == "match" and len(games) == summary["pairs"][0]["games"] == 4
+    # a Sueca match runs to 4 game points, a hand gives at most 4: the winners reach the target over hands
+    for game in games:
+        assert max(game["points"]) >= 4 and game["moves"] % 40 == 0
+    assert any(game["moves"] > 40 for game in games)
+    hands = ladder.run("sueca", {}, ["heuristic", "greedy"], None, 2, seed=1, jobs=1)
+    assert hands["unit"] == "hand"
+    with pytest.raises(GameError, match="--unit"):
+        ladder.run("sueca", {}, ["heuristic", "greedy"], None, 2, unit="game")
 
 
 def test_tiny_ladder_runs_and_resumes(tmp_path) -> None:

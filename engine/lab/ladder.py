@@ -2,13 +2,17 @@
 rated by the Bradley-Terry model.
 
     python -m engine.ladder --game GAME [--variant KEY=VALUE ...] --agents SPEC SPEC [SPEC ...]
-                            --seconds-per-move S [--clock wall|cpu] [--deals N] [--seed S] [--jobs J]
-                            [--records FILE] [--json PATH] [--backend local|ray] [--address ADDR]
+                            --seconds-per-move S [--clock wall|cpu] [--deals N] [--unit hand|match]
+                            [--seed S] [--jobs J] [--records FILE] [--json PATH] [--backend local|ray]
+                            [--address ADDR]
 
 Every pair of agents plays ``--deals`` deals through the arena (:func:`engine.lab.arena.run`): the two agents
 alternate round the table (A B A B; in a game of an odd number of seats also B A B, so that neither holds more
 seats), and every deal is played once per rotation of the seats, so each agent plays every seat on the same
-cards. A game scores ``(1 + outcome of A - outcome of B) / 2`` for A (win 1, draw or shared win 0.5, loss 0; a
+cards. A game is one hand (``--unit hand``, the default: the hand's own winner, whatever the variant's match
+target) or a whole match to the variant's target from a seeded deal (``--unit match``: the match's winner; where a
+hand's margin counts towards the match, as Sueca's game points or Scopa's points, the two can rank agents
+differently). A game scores ``(1 + outcome of A - outcome of B) / 2`` for A (win 1, draw or shared win 0.5, loss 0; a
 side's outcome is the mean over the seats it holds), the rest for B.
 
 Equal time: an agent that takes a ``seconds=`` budget (``ismcts``, ``detuct``, ``cheat``, ``pimc``) gets
@@ -53,6 +57,8 @@ from engine.lab import arena, cli, cluster
 from engine.search.common import CLOCKS
 
 Z95 = arena.Z95
+UNITS = ("hand", "match")
+"""What one game of a pair is: a single hand or a whole match to the variant's target."""
 ELO = 400.0 / math.log(10.0)
 """Elo points per unit of the Bradley-Terry log-strength."""
 
@@ -141,7 +147,8 @@ def seatings(n_seats: int) -> list[tuple[str, list[int]]]:
 
 
 def play_pair(game_name: str, variant: dict[str, Any], pair: tuple[str, str], deals: int, seed: int, jobs: int,
-              records: str | None, progress: bool, backend: arena.Backend | None = None) -> dict[str, Any]:
+              records: str | None, progress: bool, backend: arena.Backend | None = None,
+              unit: str = "hand") -> dict[str, Any]:
     """Both seatings of one pair of (timed) SPECs: A's score, the games, and the paired outcome's 95% interval."""
     game = registry.create(game_name, variant)
     score = 0.0
@@ -151,7 +158,7 @@ def play_pair(game_name: str, variant: dict[str, Any], pair: tuple[str, str], de
     for suffix, seats in seatings(game.num_players):
         specs = [pair[a] for a in seats]
         n_rot = len(arena.rotations(specs))
-        summary = arena.run(game_name, variant, specs, deals * n_rot, seed, jobs, "hand", progress,
+        summary = arena.run(game_name, variant, specs, deals * n_rot, seed, jobs, unit, progress,
                             records + suffix if records else None, backend=backend)
         paired = summary["paired"]
         first_is_a = paired["first"] == pair[0]
@@ -182,7 +189,7 @@ def score_interval(diffs: Sequence[tuple[float, float, float, int]], score: floa
 
 
 def timed_specs(game_name: str, variant: dict[str, Any], specs: Sequence[str], seconds: float | None,
-                deals: int, clock: str = "wall") -> list[str]:
+                deals: int, clock: str = "wall", unit: str = "hand") -> list[str]:
     """The SPECs under ``seconds`` a move (:func:`timed_spec`; ``None``: every SPEC keeps its own budgets),
     after checking the ladder's set-up (GameError with a clear message): done before any game is played or any
     backend started."""
@@ -197,6 +204,8 @@ def timed_specs(game_name: str, variant: dict[str, Any], specs: Sequence[str], s
         raise GameError("--deals must be at least 1")
     if clock not in CLOCKS:
         raise GameError(f"unknown clock {clock!r}; choose one of: {', '.join(CLOCKS)}")
+    if unit not in UNITS:
+        raise GameError(f"--unit must be one of: {', '.join(UNITS)}, not {unit!r}")
     if seconds is None and clock != "wall":
         raise GameError("--clock applies to --seconds-per-move; with --own-budgets every SPEC keeps its own")
     timed = list(specs) if seconds is None else [timed_spec(s, game, seconds, clock) for s in specs]
@@ -209,11 +218,11 @@ def timed_specs(game_name: str, variant: dict[str, Any], specs: Sequence[str], s
 
 def run(game_name: str, variant: dict[str, Any], specs: Sequence[str], seconds: float | None, deals: int,
         seed: int = 0, jobs: int = 0, records: str | None = None, progress: bool = False,
-        backend: arena.Backend | None = None, clock: str = "wall") -> dict[str, Any]:
+        backend: arena.Backend | None = None, clock: str = "wall", unit: str = "hand") -> dict[str, Any]:
     """The whole ladder: every pair's games and the ratings (JSON-ready). ``seconds=None``: every SPEC keeps
     its own budgets; ``clock``: what ``seconds`` counts (:data:`CLOCKS`). ``backend`` plays the games instead of
-    the local processes (e.g. :class:`engine.lab.cluster.RayBackend`)."""
-    timed = timed_specs(game_name, variant, specs, seconds, deals, clock)
+    the local processes (e.g. :class:`engine.lab.cluster.RayBackend`); ``unit``: a game is a hand or a match."""
+    timed = timed_specs(game_name, variant, specs, seconds, deals, clock, unit)
     variant = registry.create(game_name, variant).variant
     results: dict[tuple[int, int], tuple[float, float]] = {}
     pairs_out = []
@@ -222,7 +231,7 @@ def run(game_name: str, variant: dict[str, Any], specs: Sequence[str], seconds: 
         path = f"{records}.{i}-{j}" if records else None
         if progress:
             print(f"{specs[i]} vs {specs[j]}", file=sys.stderr)
-        pair = play_pair(game_name, variant, (timed[i], timed[j]), deals, seed, jobs, path, progress, backend)
+        pair = play_pair(game_name, variant, (timed[i], timed[j]), deals, seed, jobs, path, progress, backend, unit)
         results[(i, j)] = (pair["score"], pair["games"])
         pairs_out.append({"first": specs[i], "second": specs[j], **pair})
         if pair["interrupted"]:
@@ -236,7 +245,7 @@ def run(game_name: str, variant: dict[str, Any], specs: Sequence[str], seconds: 
         for s, t, r, e in zip(specs, timed, ratings, errors, strict=True)]
     table.sort(key=lambda row: -row["rating"])
     out: dict[str, Any] = {"game": game_name, "variant": variant, "seconds_per_move": seconds, "clock": clock,
-                           "deals": deals,
+                           "deals": deals, "unit": unit,
                            "seed": seed, "specs": list(specs), "ratings": table, "pairs": pairs_out,
                            "prior_games": PRIOR_GAMES}
     if interrupted:
@@ -249,7 +258,7 @@ def format_table(summary: dict[str, Any]) -> str:
     cpu = " of CPU" if summary.get("clock") == "cpu" else ""
     pace = "own budgets" if summary["seconds_per_move"] is None else f"{summary['seconds_per_move']} s{cpu} a move"
     lines = [f"{summary['game']} {summary['variant']}  {pace}  "
-             f"{summary['deals']} deals a pair  seed={summary['seed']}"
+             f"{summary['deals']} deals a pair  unit={summary.get('unit', 'hand')}  seed={summary['seed']}"
              + ("  INTERRUPTED" if summary.get("interrupted") else ""),
              f"{'rank':<5} {'agent':<46} {'Elo':>7} {'95% interval':>20} {'games':>7}"]
     for k, row in enumerate(summary["ratings"], start=1):
@@ -276,6 +285,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="what --seconds-per-move counts: wall (elapsed time, default) or cpu (each search's own "
                         "processor time, so the ratings do not depend on other load)")
     parser.add_argument("--deals", type=int, default=20, help="deals per pair and seating (default 20)")
+    parser.add_argument("--unit", choices=UNITS, default="hand",
+                        help="a game is one hand (default) or a whole match to the variant's target")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
     parser.add_argument("--records", metavar="FILE", help="records file prefix (one arena records file per pair); "
@@ -290,10 +301,10 @@ def main(argv: list[str] | None = None) -> int:
         try:
             variant = registry.parse_variant(args.variant)
             timed_specs(args.game, variant, args.agents, args.seconds_per_move, args.deals,  # before Ray starts
-                        args.clock)
+                        args.clock, args.unit)
             summary = run(args.game, variant, args.agents, args.seconds_per_move, args.deals, args.seed,
                           args.jobs, args.records, progress=not args.quiet, backend=session.open_backend(),
-                          clock=args.clock)
+                          clock=args.clock, unit=args.unit)
         except GameError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
