@@ -10,7 +10,9 @@ import pytest
 from engine import agents, registry
 from engine.determinize import determinize
 from engine.game import GameState, HandResult
-from engine.search.common import reward_vector
+from engine.games.tricks.sueca import game_points
+from engine.search import knowledge
+from engine.search.common import reward_function, reward_vector, to_rate
 from engine.search.endgame import alphabeta, enumerate_deals
 from engine.search.sampler import DealSampler
 
@@ -71,8 +73,8 @@ def _result(points: list[float], teams: list[tuple[int, ...]], lower: bool) -> H
 
 
 class _Fake:
-    def __init__(self, name: str, res: HandResult) -> None:
-        self.game = registry.create(name)
+    def __init__(self, name: str, res: HandResult, variant: dict[str, int] | None = None) -> None:
+        self.game = registry.create(name, variant)
         self.res = res
 
     def result(self) -> HandResult:
@@ -88,6 +90,43 @@ def test_sd_reward_follows_the_seeds_table_for_sueca(ours: int, expected: int) -
     fake = _Fake("sueca", _result(pts, teams, False))
     r = reward_vector("sd", fake)  # type: ignore[arg-type]
     assert r[0] == expected and r[2] == expected and r[1] == -expected
+
+
+@pytest.mark.parametrize(("ours", "expected"),
+                         [(120, 2.5), (100, 1.5), (70, 1.0), (60, 0.5), (50, 0.0), (20, -0.5), (0, -1.5)])
+def test_match_reward_counts_suecas_game_points(ours: int, expected: float) -> None:
+    teams = [(0, 2), (1, 3)]
+    res = _result([float(ours), float(120 - ours)] * 2, teams, False)
+    res.breakdown["game_points"] = [game_points(ours), game_points(120 - ours)]
+    assert reward_vector("match", _Fake("sueca", res)) == [expected, 1.0 - expected] * 2  # type: ignore[arg-type]
+    # a single hand has no match to play for: the win alone counts
+    single = _Fake("sueca", res, {"target": 0})
+    assert reward_vector("match", single) == reward_vector("pwl", single)  # type: ignore[arg-type]
+    assert to_rate("match", expected) == min(1.0, max(0.0, expected))
+
+
+@pytest.mark.parametrize(("name", "variant"), [("sueca", {}), ("sueca", {"target": 0}), ("hearts", {}),
+                                               ("scopa", {}), ("briscola", {"match": "points4"})])
+def test_match_reward_of_the_search_is_the_rules_one(name: str, variant: dict[str, object]) -> None:
+    game = registry.create(name, variant)
+    reward = reward_function("match", name, knowledge.playouts(name))
+    rng = random.Random(5)
+    for _ in range(20):
+        state = game.new_hand(rng)
+        while not state.is_terminal():
+            moves = state.legal_moves()
+            state.do(moves[int(rng.random() * len(moves))])
+        res = state.result()
+        values = reward_vector("match", state)
+        assert reward(state) == values
+        if game.match_target() is None:
+            assert values == state.outcomes()
+        else:  # the seat with the most match points of the hand is rewarded most
+            won = game.match_points(res)
+            index = {seat: i for i, team in enumerate(res.teams) for seat in team}
+            best = min(won) if res.lower_is_better else max(won)
+            assert {s for s in range(len(values)) if won[index[s]] == best} == \
+                {s for s in range(len(values)) if values[s] == max(values)}
 
 
 def test_sd_and_relative_rewards_for_hearts() -> None:
@@ -140,6 +179,30 @@ def test_alphabeta_matches_plain_minimax_on_small_endgames() -> None:
             state.do(rng.choice(state.legal_moves()))
         seat = state.current_player
         assert alphabeta(state, seat, -1.0, 2.0, [0]) == pytest.approx(minimax(state, seat))
+
+
+def test_match_reward_plays_for_game_points_where_the_win_is_settled() -> None:
+    # Late Sueca positions whose hand the side to move has already won: every move is worth a win to pwl, while
+    # the match reward prefers the moves that still reach 91 card points (two game points) under perfect play.
+    game = registry.create("sueca")
+    found = 0
+    for seed in range(300):
+        rng = random.Random(seed)
+        state = game.new_hand(rng)
+        while sum(h.bit_count() for h in state.hands) > 8:
+            state.do(rng.choice(state.legal_moves()))
+        seat = state.current_player
+        values = {}
+        for move in state.legal_moves():
+            after = state.clone()
+            after.do(move)
+            values[move] = [alphabeta(after, seat, -2.0, 3.0, [0], reward=kind) for kind in ("pwl", "match")]
+        if min(v[0] for v in values.values()) < 1.0 or len({v[1] for v in values.values()}) < 2:
+            continue
+        found += 1
+        best = max(values, key=lambda m: values[m][1])
+        assert values[best][1] == pytest.approx(1.5) and min(v[1] for v in values.values()) == pytest.approx(1.0)
+    assert found >= 3
 
 
 def test_prune_hook_limits_the_tree_and_rollout_hook_plays_the_simulations(monkeypatch: pytest.MonkeyPatch) -> None:

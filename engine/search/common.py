@@ -9,6 +9,10 @@ Rewards (fernandes2016 5.3, manzke2025 4.2), each a map from a finished hand to 
 * ``score`` - the seat's (team's) own points normalised to 0..1 (1 - points/span in penalty games).
 * ``relative`` - R(s,i) = sum over other seats j of (P(j) - P(i)) for penalty games (negated for
   higher-is-better games), normalised by (players-1) * span (manzke2025 4.2).
+* ``match`` - what the hand adds to a match: 0.5 plus half the side's lead in the hand's match points over the
+  best other side (:meth:`~engine.game.Game.match_points`; Sueca's game points 1, 2 or 4), so a win by one
+  match point is 1, a loss by one 0 and each further point counts half a win; a single-hand variant (no match
+  target) gets ``pwl``.
 """
 
 from __future__ import annotations
@@ -24,12 +28,12 @@ from engine.game import Game, GameState, HandResult, Option
 from engine.knowledge import Playouts
 from engine.search import knowledge
 
-REWARDS = ("pwl", "wl", "sd", "score", "relative", "diff")
+REWARDS = ("pwl", "wl", "sd", "score", "relative", "diff", "match")
 DIFF_RANGE = 30.0
 """The ``diff`` reward is unbounded in principle; this bound (more points than a Scopone or trick-taking hand
 usually separates) only maps it onto 0..1 for a displayed rate and gives NAST roulette its low end."""
 REWARD_RANGE = {"pwl": (0.0, 1.0), "wl": (-1.0, 1.0), "sd": (-4.0, 4.0), "score": (0.0, 1.0),
-                "relative": (-1.0, 1.0), "diff": (-DIFF_RANGE, DIFF_RANGE)}
+                "relative": (-1.0, 1.0), "diff": (-DIFF_RANGE, DIFF_RANGE), "match": (-1.5, 2.5)}
 SIMULATIONS = ("random", "nast", "heuristic")
 NAST_POLICIES = ("gibbs", "egreedy", "roulette", "ucb1")
 
@@ -69,6 +73,8 @@ def reward_vector(kind: str, state: GameState, res: HandResult | None = None) ->
     low = res.lower_is_better
     if kind == "diff":
         return _point_differences(res)
+    if kind == "match":
+        return _match_rewards(state, res)
     span = _span_of(state, res)
     if kind == "score" or kind == "relative":
         return _point_rewards(kind, pts, span, low)
@@ -110,6 +116,9 @@ def reward_function(kind: str, game_name: str, playouts: Playouts[Any]) -> Calla
         return point_rewards
     if kind == "sd" or kind == "diff":
         return lambda state: reward_vector(kind, state, state.result())
+    if kind == "match":
+        outcomes = playouts.outcomes
+        return lambda state: _match_rewards(state, state.result()) if state.game.match_target() else outcomes(state)
     raise ValueError(f"unknown reward {kind!r}")
 
 
@@ -129,6 +138,22 @@ def _point_differences(res: HandResult) -> list[float]:
         else:
             out.append(team_points[i] - max(others))
     return out
+
+
+def _match_rewards(state: GameState, res: HandResult) -> list[float]:
+    """The ``match`` reward of every seat (see the module docstring)."""
+    game = state.game
+    if not game.match_target():
+        return [res.outcome(s) for s in range(len(res.points))]
+    won = game.match_points(res)
+    sign = -1.0 if res.lower_is_better else 1.0
+    out = []
+    for team_index, team in enumerate(res.teams):
+        others = [p for j, p in enumerate(won) if j != team_index]
+        lead = sign * (won[team_index] - (min(others) if res.lower_is_better else max(others))) if others else 0.0
+        out.append((team, 0.5 + lead / 2.0))
+    by_seat = {seat: value for team, value in out for seat in team}
+    return [by_seat[s] for s in range(len(res.points))]
 
 
 def _point_rewards(kind: str, pts: list[float], span: float, low: bool) -> list[float]:
@@ -406,8 +431,9 @@ class Clock:
 
 
 def to_rate(kind: str, mean: float) -> float:
-    """Map a mean reward of ``kind`` onto 0..1 (an estimated win rate for the UI)."""
-    lo, hi = REWARD_RANGE[kind]
+    """Map a mean reward of ``kind`` onto 0..1 (an estimated win rate for the UI; a ``match`` mean is read as
+    ``pwl``'s, a win by one match point being 1, and clipped)."""
+    lo, hi = (0.0, 1.0) if kind == "match" else REWARD_RANGE[kind]
     return max(0.0, min(1.0, (mean - lo) / (hi - lo)))
 
 
@@ -421,7 +447,8 @@ def search_options(default_iterations: int) -> tuple[Option, ...]:
         Option("c", -1.0, "UCB1 exploration constant (-1 = the game's default: 0.25 in Bisca/Briscola with 7-9 "
                "cards in hand, else 0.7)", type=float, min=-1.0, max=100.0),
         Option("reward", "pwl", "reward: pwl, wl, sd, score or relative (fernandes2016 5.3, manzke2025 4.2), "
-               "or diff, the raw score difference in points (dipalma2014 SD)",
+               "diff, the raw score difference in points (dipalma2014 SD), or match, the hand's match points "
+               "(a one-point win 1, each further point half a win; pwl in a single-hand variant)",
                choices=REWARDS),
         CLOCK_OPTION,
     )
