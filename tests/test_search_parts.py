@@ -181,6 +181,22 @@ def test_alphabeta_matches_plain_minimax_on_small_endgames() -> None:
         assert alphabeta(state, seat, -1.0, 2.0, [0]) == pytest.approx(minimax(state, seat))
 
 
+@pytest.mark.parametrize(("name", "variant"), [("sueca", {"target": 0}), ("briscola", {})])
+def test_match_reward_in_a_single_hand_searches_as_the_win_reward(name: str, variant: dict[str, object]) -> None:
+    game = registry.create(name, variant)
+    plain = agents.make("ismcts:iterations=300", game)
+    match = agents.make("ismcts:iterations=300,reward=match", game)
+    state = game.new_hand(random.Random(3))
+    decisions = 0
+    while not state.is_terminal():
+        obs = state.observation(state.current_player)
+        move = plain.choose(obs, random.Random(decisions))
+        assert match.choose(obs, random.Random(decisions)) == move
+        assert match.last_search is None or match.last_search.visits == plain.last_search.visits  # type: ignore[union-attr]
+        state.do(move)
+        decisions += 1
+
+
 def test_match_reward_plays_for_game_points_where_the_win_is_settled() -> None:
     # Late Sueca positions whose hand the side to move has already won: every move is worth a win to pwl, while
     # the match reward prefers the moves that still reach 91 card points (two game points) under perfect play.

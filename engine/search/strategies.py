@@ -181,6 +181,16 @@ def playout(rng: random.Random, conf: Options, playouts: Playouts[Any], nast: NA
             outcomes_of = playouts.playout_outcomes
             return lambda d, seq: [2.0 * o - 1.0 for o in outcomes_of(d, rng)]
         scored = playouts.scored_playout
+        if kind == "match":  # a single hand is played for its win: pwl's playout, which may stop early
+            settled = playouts.playout_outcomes
+
+            def match_playout(d: GameState, seq: list[tuple[int, int]] | None) -> list[float]:
+                if not d.game.match_target():
+                    return settled(d, rng)
+                scored(d, rng)
+                return reward(d)
+
+            return match_playout
 
         def scored_playout(d: GameState, seq: list[tuple[int, int]] | None) -> list[float]:
             scored(d, rng)  # returns at once on a finished hand
