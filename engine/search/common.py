@@ -33,7 +33,8 @@ DIFF_RANGE = 30.0
 """The ``diff`` reward is unbounded in principle; this bound (more points than a Scopone or trick-taking hand
 usually separates) only maps it onto 0..1 for a displayed rate and gives NAST roulette its low end."""
 REWARD_RANGE = {"pwl": (0.0, 1.0), "wl": (-1.0, 1.0), "sd": (-4.0, 4.0), "score": (0.0, 1.0),
-                "relative": (-1.0, 1.0), "diff": (-DIFF_RANGE, DIFF_RANGE), "match": (-1.5, 2.5)}
+                "relative": (-1.0, 1.0), "diff": (-DIFF_RANGE, DIFF_RANGE),
+                "match": (-1.5, 2.5)}  # match: Sueca's (a side wins 0 to 4 game points a hand)
 SIMULATIONS = ("random", "nast", "heuristic")
 NAST_POLICIES = ("gibbs", "egreedy", "roulette", "ucb1")
 
@@ -117,8 +118,7 @@ def reward_function(kind: str, game_name: str, playouts: Playouts[Any]) -> Calla
     if kind == "sd" or kind == "diff":
         return lambda state: reward_vector(kind, state, state.result())
     if kind == "match":
-        outcomes = playouts.outcomes
-        return lambda state: _match_rewards(state, state.result()) if state.game.match_target() else outcomes(state)
+        return lambda state: _match_rewards(state, state.result())
     raise ValueError(f"unknown reward {kind!r}")
 
 
