@@ -31,11 +31,13 @@ SCOPONE_PRESETS = {  # above beginner the tree models the other seats as [DiPalm
     "strong": "ismcts:iterations=1000,opponents=greedy",
     "expert": "ismcts:iterations=4500,seconds=1.0,opponents=greedy",
 }
-SCOPA_PRESETS = {  # ~6,000-8,000 it/s
+SCOPA_PRESETS = {  # ~6,000-8,000 it/s. Above beginner a hand is played for its points towards the match's 11
+    # (reward=match, with the wider exploration its wider rewards need): 67.5% of the matches against the same
+    # search playing each hand for the win (docs/results.md, "Scopa").
     "beginner": "ismcts:iterations=60",
-    "casual": "ismcts:iterations=250",
-    "strong": "ismcts:iterations=800",
-    "expert": "ismcts:iterations=4500,seconds=1.0",
+    "casual": "ismcts:iterations=250,reward=match,c=1.4",
+    "strong": "ismcts:iterations=800,reward=match,c=1.4",
+    "expert": "ismcts:iterations=4500,seconds=1.0,reward=match,c=1.4",
 }
 
 KNOWLEDGE = SearchKnowledge(
