@@ -9,7 +9,7 @@ import pytest
 
 from engine import agents, registry
 from engine.determinize import determinize
-from engine.game import GameState, HandResult
+from engine.game import Game, GameState, HandResult
 from engine.games.tricks.sueca import game_points
 from engine.search import knowledge
 from engine.search.common import reward_function, reward_vector, to_rate
@@ -159,6 +159,15 @@ def test_endgame_enumeration_counts_every_consistent_deal() -> None:
     assert enumerate_deals(obs, 1) is None or len(deals) <= 1
 
 
+def _played_down_to(game: Game, seed: int, cards: int) -> GameState:
+    """A hand of ``game`` dealt and played by random moves (seeded) until ``cards`` cards are left in the hands."""
+    rng = random.Random(seed)
+    state = game.new_hand(rng)
+    while sum(h.bit_count() for h in state.hands) > cards:  # type: ignore[attr-defined]
+        state.do(rng.choice(state.legal_moves()))
+    return state
+
+
 def test_alphabeta_matches_plain_minimax_on_small_endgames() -> None:
     game = registry.create("sueca", {"target": 0})
 
@@ -173,10 +182,7 @@ def test_alphabeta_matches_plain_minimax_on_small_endgames() -> None:
         return max(vals) if s.current_player % 2 == seat % 2 else min(vals)
 
     for seed in range(4):
-        rng = random.Random(seed)
-        state = game.new_hand(rng)
-        while sum(h.bit_count() for h in state.hands) > 7:
-            state.do(rng.choice(state.legal_moves()))
+        state = _played_down_to(game, seed, 7)
         seat = state.current_player
         assert alphabeta(state, seat, -1.0, 2.0, [0]) == pytest.approx(minimax(state, seat))
 
@@ -203,10 +209,7 @@ def test_match_reward_plays_for_game_points_where_the_win_is_settled() -> None:
     game = registry.create("sueca")
     found = 0
     for seed in range(300):
-        rng = random.Random(seed)
-        state = game.new_hand(rng)
-        while sum(h.bit_count() for h in state.hands) > 8:
-            state.do(rng.choice(state.legal_moves()))
+        state = _played_down_to(game, seed, 8)
         seat = state.current_player
         values = {}
         for move in state.legal_moves():
