@@ -147,12 +147,11 @@ def _match_rewards(state: GameState, res: HandResult) -> list[float]:
         return [res.outcome(s) for s in range(len(res.points))]
     won = game.match_points(res)
     sign = -1.0 if res.lower_is_better else 1.0
-    out = []
+    by_seat: dict[int, float] = {}
     for team_index, team in enumerate(res.teams):
         others = [p for j, p in enumerate(won) if j != team_index]
         lead = sign * (won[team_index] - (min(others) if res.lower_is_better else max(others))) if others else 0.0
-        out.append((team, 0.5 + lead / 2.0))
-    by_seat = {seat: value for team, value in out for seat in team}
+        by_seat.update(dict.fromkeys(team, 0.5 + lead / 2.0))
     return [by_seat[s] for s in range(len(res.points))]
 
 
