@@ -136,3 +136,17 @@ def test_a_pair_whose_deals_never_changed_with_the_seats_gets_the_unpaired_inter
     assert lo < 0.5 < hi and hi - lo > 0.3
     # with spread, the paired interval: mean difference +0.2 [0.0, +0.4] -> score 60% [50%, 70%]
     assert ladder.score_interval([(0.2, 0.0, 0.4, 20)], 12.0, 20) == pytest.approx([0.5, 0.7])
+
+
+def test_each_pair_counts_the_games_each_side_won() -> None:
+    # two players: every game is A's win, B's win or a draw, and the score is A's wins plus half the draws
+    two = ladder.run("briscola", {}, ["greedy", "random"], None, 3, seed=7, jobs=1)["pairs"][0]
+    won_a, won_b = two["won"]
+    assert two["score"] == pytest.approx(won_a + (two["games"] - won_a - won_b) / 2)
+    # four seats without partners, two each: a game won by one of A's seats scores 3/4, one won by B's 1/4
+    summary = ladder.run("pharaoh", {"target": 0}, ["smallest", "random"], None, 3, seed=7, jobs=1)
+    four = summary["pairs"][0]
+    won_a, won_b = four["won"]
+    assert won_a + won_b == four["games"] and won_a > won_b
+    assert four["score"] == pytest.approx(0.75 * won_a + 0.25 * won_b)
+    assert f"won {won_a}-{won_b}" in ladder.format_table(summary)

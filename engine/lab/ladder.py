@@ -13,7 +13,9 @@ cards. A game is one hand (``--unit hand``, the default: the hand's own winner, 
 target) or a whole match to the variant's target from a seeded deal (``--unit match``: the match's winner; where a
 hand's margin counts towards the match, as Sueca's game points or Scopa's points, the two can rank agents
 differently). A game scores ``(1 + outcome of A - outcome of B) / 2`` for A (win 1, draw or shared win 0.5, loss 0; a
-side's outcome is the mean over the seats it holds), the rest for B.
+side's outcome is the mean over the seats it holds), the rest for B. With three or more seats and no partners
+a game won by one of A's seats scores less than 100% (75% in Hearts or Pharaoh, two seats each; parity stays
+50%), so each pair also reports the games won outright by a seat of each side ("won 37-3").
 
 Equal time: an agent that takes a ``seconds=`` budget (``ismcts``, ``detuct``, ``cheat``, ``pimc``) gets
 ``seconds=S`` and its count budget (``iterations=``, ``deals=``) set to 0, so the clock alone ends each of its
@@ -149,12 +151,14 @@ def seatings(n_seats: int) -> list[tuple[str, list[int]]]:
 def play_pair(game_name: str, variant: dict[str, Any], pair: tuple[str, str], deals: int, seed: int, jobs: int,
               records: str | None, progress: bool, backend: arena.Backend | None = None,
               unit: str = "hand") -> dict[str, Any]:
-    """Both seatings of one pair of (timed) SPECs: A's score, the games, and the paired outcome's 95% interval."""
+    """Both seatings of one pair of (timed) SPECs: A's score, the games, the paired outcome's 95% interval and
+    ``won``: the games won outright by a seat (or team) of A and of B (draws and shared wins in neither)."""
     game = registry.create(game_name, variant)
     score = 0.0
     games = 0
     interrupted = False
     diffs: list[tuple[float, float, float, int]] = []
+    won = [0, 0]
     for suffix, seats in seatings(game.num_players):
         specs = [pair[a] for a in seats]
         n_rot = len(arena.rotations(specs))
@@ -169,11 +173,13 @@ def play_pair(game_name: str, variant: dict[str, Any], pair: tuple[str, str], de
         diffs.append((mean, min(lo, hi), max(lo, hi), n))
         score += n * (1.0 + mean) / 2.0
         games += n
+        by_spec = {row["spec"]: row["wins"] for row in summary["agents"]}
+        won = [won[0] + by_spec.get(pair[0], 0), won[1] + by_spec.get(pair[1], 0)]
         if summary.get("interrupted"):
             interrupted = True
             break
     return {"score": score, "games": games, "score_rate": score / games,
-            "score_rate_ci95": score_interval(diffs, score, games), "interrupted": interrupted}
+            "score_rate_ci95": score_interval(diffs, score, games), "won": won, "interrupted": interrupted}
 
 
 def score_interval(diffs: Sequence[tuple[float, float, float, int]], score: float, games: int) -> list[float]:
@@ -268,8 +274,9 @@ def format_table(summary: dict[str, Any]) -> str:
     lines.append("pairs (score of the first: wins + half the draws, 95% interval from the paired deals):")
     for p in summary["pairs"]:
         lo, hi = p["score_rate_ci95"]
+        won = f", won {p['won'][0]}-{p['won'][1]}" if "won" in p else ""
         lines.append(f"  {p['first']} vs {p['second']}: {100 * p['score_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
-                     f"in {p['games']} games")
+                     f"in {p['games']} games{won}")
     return "\n".join(lines)
 
 
