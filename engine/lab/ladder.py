@@ -274,9 +274,8 @@ def format_table(summary: dict[str, Any]) -> str:
     lines.append("pairs (score of the first: wins + half the draws, 95% interval from the paired deals):")
     for p in summary["pairs"]:
         lo, hi = p["score_rate_ci95"]
-        won = f", won {p['won'][0]}-{p['won'][1]}" if "won" in p else ""
         lines.append(f"  {p['first']} vs {p['second']}: {100 * p['score_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
-                     f"in {p['games']} games{won}")
+                     f"in {p['games']} games, won {p['won'][0]}-{p['won'][1]}")
     return "\n".join(lines)
 
 
