@@ -154,7 +154,7 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: SearchConfig, budget:
     expand = strategies.expansion(obs, conf, Node, root, _generic_infoset_key)
     nast = (NAST(conf.nast_n, conf.nast_policy, conf.tau, conf.epsilon, conf.nast_c, REWARD_RANGE[reward_kind])
             if conf.sim == "nast" else None)
-    play_out = strategies.playout(rng, conf, knowledge.playouts(conf.game_name), nast, obs.state.game.num_players)
+    play_out = strategies.playout(rng, conf, knowledge.playouts(conf.game_name), nast, obs.state.game)
     track = nast is not None
     root_moves: dict[Hashable, int] = {}
 

@@ -21,7 +21,7 @@ import random
 from collections.abc import Callable, Hashable
 from typing import Any, Protocol
 
-from engine.game import GameState
+from engine.game import Game, GameState
 from engine.knowledge import EvaluationFn, Playouts
 from engine.observation import Observation
 from engine.search import knowledge
@@ -163,34 +163,24 @@ def expansion(obs: Observation, conf: Options, node_class: Any, root: Any,
     return transposed
 
 
-def playout(rng: random.Random, conf: Options, playouts: Playouts[Any], nast: NAST | None,
-            num_players: int) -> Playout:
-    """``playout(d, seq) -> rewards``: simulate ``d`` to the end with ``conf.sim`` and return every seat's
-    ``conf.reward`` (``sim=eval``: the game's estimate of each of the ``num_players`` seats' outcome instead).
-    ``seq`` holds the tree's ``(seat, move)`` pairs of this iteration when NAST learns."""
+def playout(rng: random.Random, conf: Options, playouts: Playouts[Any], nast: NAST | None, game: Game) -> Playout:
+    """``playout(d, seq) -> rewards``: simulate ``d`` (a hand of ``game``) to the end with ``conf.sim`` and return
+    every seat's ``conf.reward`` (``sim=eval``: the game's estimate of each seat's outcome instead). ``seq`` holds
+    the tree's ``(seat, move)`` pairs of this iteration when NAST learns."""
     kind = conf.reward
     reward = reward_function(kind, conf.game_name, playouts)
     if conf.sim == "eval":
-        return evaluation_playout(rng, knowledge.evaluation(conf.game_name), num_players, conf.eval_plies,
+        return evaluation_playout(rng, knowledge.evaluation(conf.game_name), game.num_players, conf.eval_plies,
                                   kind == "wl", reward)
     if conf.sim == "random":  # the game's own fast playouts
-        if kind == "pwl":  # may stop the playout once the outcome is settled
+        # pwl's playout may stop once the outcome is settled; ``match`` in a single hand is the same reward
+        if kind == "pwl" or (kind == "match" and not game.match_target()):
             outcomes_of_playout = playouts.playout_outcomes
             return lambda d, seq: outcomes_of_playout(d, rng)
         if kind == "wl":
             outcomes_of = playouts.playout_outcomes
             return lambda d, seq: [2.0 * o - 1.0 for o in outcomes_of(d, rng)]
         scored = playouts.scored_playout
-        if kind == "match":  # a single hand is played for its win: pwl's playout, which may stop early
-            settled = playouts.playout_outcomes
-
-            def match_playout(d: GameState, seq: list[tuple[int, int]] | None) -> list[float]:
-                if not d.game.match_target():
-                    return settled(d, rng)
-                scored(d, rng)
-                return reward(d)
-
-            return match_playout
 
         def scored_playout(d: GameState, seq: list[tuple[int, int]] | None) -> list[float]:
             scored(d, rng)  # returns at once on a finished hand
