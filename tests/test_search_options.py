@@ -14,7 +14,7 @@ from engine.game import Game, HandResult, VariantError
 from engine.games.mosssidewhist.players import whist_dls_discards
 from engine.games.tricks.core import PASS_FLAG
 from engine.search import knowledge
-from engine.search.cheat import hands_shown
+from engine.search.cheat import hands_shown, trumps_shown
 from engine.search.common import reward_function, reward_vector
 from engine.search.ismcts import run_ismcts
 from engine.search.sampler import DealSampler
@@ -253,9 +253,40 @@ def test_a_cheat_that_sees_the_hands_deals_only_the_stock(name: str) -> None:
     assert (len(stocks) > 1) == has_stock  # the stock's order is sampled; without a stock every deal is the truth
 
 
-def test_a_cheat_that_sees_the_hands_plays_legal_moves_deterministically() -> None:
+@pytest.mark.parametrize("name", ["briscola", "sueca", "mosssidewhist"])
+def test_a_cheat_that_sees_the_trumps_deals_them_to_their_holders_only(name: str) -> None:
+    game = registry.create(name)
+    state = game.new_hand(random.Random(4))
+    rng = random.Random(2)
+    for _ in range(9):
+        state.do(rng.choice(state.legal_moves()))
+    trump = state.trump_suit()
+    assert trump is not None
+
+    def trumps_of(st: Any, seat: int) -> list[int]:
+        return sorted(c for c in st.hand_cards(seat) if game.deck.suit_of(c) == trump)
+
+    sampler = DealSampler(trumps_shown(state, state.current_player))
+    others = set()
+    for _ in range(30):
+        deal = sampler.deal(rng)
+        assert [trumps_of(deal, s) for s in range(game.num_players)] == \
+            [trumps_of(state, s) for s in range(game.num_players)]
+        others.add(tuple(tuple(sorted(deal.hand_cards(s))) for s in range(game.num_players)))
+    assert len(others) > 1  # every other hidden card is still dealt at random
+
+
+@pytest.mark.parametrize("sees", ["hands", "trumps"])
+def test_a_cheat_that_sees_part_plays_legal_moves_deterministically(sees: str) -> None:
     game = registry.create("briscola")
-    spec = "cheat:iterations=60,sees=hands"
+    spec = f"cheat:iterations=60,sees={sees}"
     assert _cheat_against_random(spec, game, 5) == _cheat_against_random(spec, game, 5)
-    with pytest.raises(VariantError, match="sees=hands"):
+    with pytest.raises(VariantError, match="sees=hands/trumps"):
         agents.make(spec + ",shared=full", game)
+
+
+def test_a_cheat_that_sees_the_trumps_needs_a_trump_suit() -> None:
+    game = registry.create("hearts")
+    state = game.new_hand(random.Random(1))
+    with pytest.raises(VariantError, match="sees=trumps needs a game with a trump suit; hearts"):
+        trumps_shown(state, 0)

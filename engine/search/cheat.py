@@ -2,7 +2,9 @@
 
 ``sees=hands`` narrows what it sees to every player's hand: the order of a stock (and any other hidden card
 outside a hand) is sampled anew each iteration as a fair search would, so the agent measures what knowing the
-other hands alone is worth (in a game without a stock it is the full cheat).
+other hands alone is worth (in a game without a stock it is the full cheat). ``sees=trumps`` narrows it further
+to where the trumps are: every other hidden card is dealt as a fair search deals it, so the agent measures what
+the best possible inference of the other players' trumps would be worth (games with a trump suit only).
 
 With its default options it is plain UCT (:func:`engine.search.uct.uct_search`). With a simulation policy,
 ``sim_epsilon``, a move handler, a resolver, modelled opponents, a pruner (dipalma2014 6.4: the MCTS
@@ -38,7 +40,7 @@ _KNOWLEDGE_OPTIONS = ("sim", "sim_epsilon", "handler", "resolve", "opponents", "
 """The options the cheating agent shares with ISMCTS (same names, same meaning)."""
 _ISMCTS_OPTIONS = {o.name: o for o in ISMCTSAgent.params}
 
-__all__ = ["CheatingUCTAgent", "hands_shown"]
+__all__ = ["CheatingUCTAgent", "hands_shown", "trumps_shown"]
 
 
 def hands_shown(state: GameState, seat: int) -> Observation:
@@ -50,6 +52,26 @@ def hands_shown(state: GameState, seat: int) -> Observation:
     slots = [HiddenSlot(s.name, s.owner, s.count, s.allowed & (held[s.owner] | ~in_hands) if s.owner >= 0
                         else s.allowed & ~in_hands, s.ordered) for s in obs.slots]
     return Observation(obs.seat, obs.state, obs.unknown, slots)
+
+
+def trumps_shown(state: GameState, seat: int) -> Observation:
+    """``seat``'s observation of ``state`` with the trumps of every other hand shown: a trump may go only to the
+    hidden slot of the player holding it (or, held by nobody, to a stock or other ownerless slot); every other
+    card keeps the fair observation's constraints. VariantError when the hand has no trump suit."""
+    trump = state.trump_suit()
+    if trump is None:
+        raise VariantError(f"sees=trumps needs a game with a trump suit; {state.game.name} has none here")
+    obs = state.observation(seat)
+    trumps = state.game.deck.suit_mask(trump)
+    held = [mask_of(state.hand_cards(s)) & trumps for s in range(state.game.num_players)]
+    in_hands = reduce(or_, held, 0)
+    slots = [HiddenSlot(s.name, s.owner, s.count, s.allowed & (~trumps | held[s.owner]) if s.owner >= 0
+                        else s.allowed & ~in_hands, s.ordered) for s in obs.slots]
+    return Observation(obs.seat, obs.state, obs.unknown, slots)
+
+
+_SHOWN = {"hands": hands_shown, "trumps": trumps_shown}
+"""What a cheating agent that does not see everything is shown (``sees=``)."""
 
 
 class CheatingUCTAgent(Agent):
@@ -65,8 +87,9 @@ class CheatingUCTAgent(Agent):
         Option("sim", "random", "simulation policy: random, or a policy registered in the game's search knowledge "
                "(e.g. Scopone greedy, egreedy, cardrandom: dipalma2014 GS, EGS, CRS)", type=str),
         SIM_EPSILON,
-        Option("sees", "all", "what it sees: every hidden card, or every hand only (a stock's order is sampled "
-               "as a fair search would)", choices=("all", "hands")),
+        Option("sees", "all", "what it sees: every hidden card, every hand only (a stock's order is sampled "
+               "as a fair search would) or where the trumps are only (every other card is sampled as a fair "
+               "search would)", choices=("all", "hands", "trumps")),
     ) + tuple(_ISMCTS_OPTIONS[name] for name in _KNOWLEDGE_OPTIONS[2:])
 
     def __init__(self, game: Game, **params: Any) -> None:
@@ -87,7 +110,7 @@ class CheatingUCTAgent(Agent):
                                or any(self.config[k] != v for k, v in defaults.items()))
         if self.with_knowledge and self.config["shared"] == "full":
             raise VariantError("shared=full applies to plain UCT only, not with "
-                               + ", ".join(_KNOWLEDGE_OPTIONS) + " or sees=hands")
+                               + ", ".join(_KNOWLEDGE_OPTIONS) + " or sees=hands/trumps")
         if "beam_limit" in params and not conf.beam_width:
             raise VariantError("option 'beam_limit' only applies with beam search (beam_width > 0)")
 
@@ -104,7 +127,7 @@ class CheatingUCTAgent(Agent):
             obs = state.observation(state.current_player)
             deal: Callable[[], GameState] = state.clone
             if not self.sees_all:
-                sample = DealSampler(hands_shown(state, state.current_player)).deal
+                sample = DealSampler(_SHOWN[str(self.config["sees"])](state, state.current_player)).deal
 
                 def deal() -> GameState:
                     return sample(rng)
