@@ -235,13 +235,19 @@ def test_btsh_is_legal_and_deterministic_across_variants() -> None:
         assert a.to_dict() == play_out(cls(variant), [spec, "random"], seed=60 + i).to_dict()
 
 
-@pytest.mark.parametrize("name", ["briscola", "scopa", "sueca", "pharaoh"])
-def test_a_cheat_that_sees_the_hands_deals_only_the_stock(name: str) -> None:
+def _nine_random_moves_in(name: str, deal_seed: int, move_seed: int) -> tuple[Game, Any, random.Random]:
+    """A new hand of ``name`` after nine random moves, and the generator that chose them."""
     game = registry.create(name)
-    state = game.new_hand(random.Random(3))
-    rng = random.Random(1)
+    state = game.new_hand(random.Random(deal_seed))
+    rng = random.Random(move_seed)
     for _ in range(9):
         state.do(rng.choice(state.legal_moves()))
+    return game, state, rng
+
+
+@pytest.mark.parametrize("name", ["briscola", "scopa", "sueca", "pharaoh"])
+def test_a_cheat_that_sees_the_hands_deals_only_the_stock(name: str) -> None:
+    game, state, rng = _nine_random_moves_in(name, 3, 1)
     sampler = DealSampler(hands_shown(state, state.current_player))
     stocks = set()
     for _ in range(30):
@@ -255,11 +261,7 @@ def test_a_cheat_that_sees_the_hands_deals_only_the_stock(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["briscola", "sueca", "mosssidewhist"])
 def test_a_cheat_that_sees_the_trumps_deals_them_to_their_holders_only(name: str) -> None:
-    game = registry.create(name)
-    state = game.new_hand(random.Random(4))
-    rng = random.Random(2)
-    for _ in range(9):
-        state.do(rng.choice(state.legal_moves()))
+    game, state, rng = _nine_random_moves_in(name, 4, 2)
     trump = state.trump_suit()
     assert trump is not None
 
