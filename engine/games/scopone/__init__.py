@@ -7,6 +7,7 @@ from __future__ import annotations
 from engine import registry
 from engine.games.scopone.evaluation import capture_evaluation
 from engine.games.scopone.handlers import greedy_resolver, one_move_per_card
+from engine.games.scopone.inference import plays_belief
 from engine.games.scopone.players import (
     ChitarrellaSaracinoAgent,
     CicutiGuardamagnaAgent,
@@ -45,7 +46,7 @@ SCOPA_PRESETS = {  # ~6,000-8,000 it/s. Above beginner a hand is played for its 
 KNOWLEDGE = SearchKnowledge(
     policies={"greedy": scopone_greedy_move, "egreedy": scopone_epsilon_greedy_move,
               "cardrandom": scopone_card_random_move},
-    biases={"cgs": scopone_guess_bias},
+    biases={"cgs": scopone_guess_bias, "plays": plays_belief},
     move_handlers={"card": card_handler},
     resolvers={"greedy": greedy_resolver},
     pruners={"omh": one_move_per_card},

@@ -46,6 +46,7 @@ import numpy as np
 from engine.agent import Agent, Budget
 from engine.cards import bits, popcount
 from engine.game import Game, Option
+from engine.games.scopone.inference import tables_before_moves
 from engine.games.scopone.rules import CARD_BITS, CARD_MASK, COIN_MASK, DECK, SETTEBELLO, VALUE, VALUE_MASK
 from engine.observation import Observation
 
@@ -207,14 +208,7 @@ def guess_ranks(state: Any) -> list[set[int]]:
     """
     n = len(state.hands)
     hist = state.history
-    # Tables before each move, rebuilt backwards from the current table.
-    tables = [0] * len(hist)
-    t = state.table
-    for i in range(len(hist) - 1, -1, -1):
-        _, m = hist[i]
-        cap = _cap(m)
-        t = t | cap if cap else t & ~(1 << _card(m))
-        tables[i] = t
+    tables = tables_before_moves(state)
     ranks: list[set[int]] = [set() for _ in range(n)]
     teammate = (state.dealer + 2) % n if n == 4 else -1
     prev_pair = 0  # value captured as a pair by the previous move
