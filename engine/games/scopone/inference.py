@@ -84,15 +84,15 @@ def play_feature(kinds: list[int], made: int, played: int, card: int) -> str:
     return ""
 
 
-def _seat_factors(state: Any, seat: int, candidates: int) -> dict[int, float]:
+def _seat_factors(state: Any, tables: list[int], seat: int, candidates: int) -> dict[int, float]:
     """Per card of ``candidates`` (a mask), the product of the factors of the moves ``seat`` made since its
-    present cards were dealt; cards no move says anything about are left out."""
+    present cards were dealt (``tables``: :func:`tables_before_moves`); cards no move says anything about are
+    left out."""
     game = state.game
     moves_since_deal = game.deal_sizes()[0] - state.hand_counts[seat]
     if moves_since_deal <= 0:
         return {}
     hist = state.history
-    tables = tables_before_moves(state)
     out: dict[int, float] = {}
     cards = bits(candidates)
     for i in range(len(hist) - 1, -1, -1):
@@ -117,13 +117,14 @@ def plays_belief(obs: Observation) -> np.ndarray:
     """Belief matrix (slots x 40) for ``engine.determinize``: every card starts at 1 in each slot that may hold
     it, and a seat's hand slot multiplies it by the factors of that seat's moves since its deal."""
     state = obs.state
+    tables = tables_before_moves(state)
     m = np.zeros((len(obs.slots), 40))
     for i, slot in enumerate(obs.slots):
         allowed = slot.allowed & obs.unknown
         for c in bits(allowed):
             m[i, c] = 1.0
         if 0 <= slot.owner < obs.game.num_players and slot.owner != obs.seat:
-            for c, factor in _seat_factors(state, slot.owner, allowed).items():
+            for c, factor in _seat_factors(state, tables, slot.owner, allowed).items():
                 m[i, c] = factor
     return m
 
