@@ -122,6 +122,16 @@ class Playouts(Generic[S]):
         whose exact value it shares."""
         return {}
 
+    def deal_search(self, state: S, seat: int, moves: list[int], depth: int, allowance: int,
+                    score_weight: float, stop: Callable[[], bool] | None) -> dict[int, float] | None:
+        """A fast path of ``pimc``'s search of one full deal, for two sides and the game's own evaluation: each
+        of ``moves``' value for ``seat`` by paranoid alpha-beta with iterative deepening (``depth`` plies, then
+        deeper while ``allowance`` nodes allow), a finished hand worth ``(1 - score_weight) * outcome +
+        score_weight * score reward`` -- the values of the generic search. Raises :class:`SearchInterrupted`
+        when ``stop()`` turns true (the deal is dropped). None: no fast path for this state (the generic search
+        runs)."""
+        return None
+
 
 PLAIN_PLAYOUTS: Playouts[GameState] = Playouts()
 """The plain rules' playouts (games without fast paths)."""
@@ -156,6 +166,10 @@ def constant_exploration(game: Game) -> float:
 
 class KnowledgeError(ValueError):
     """An inconsistent :class:`SearchKnowledge` (raised when a game's package is imported)."""
+
+
+class SearchInterrupted(Exception):
+    """A game's search fast path (:meth:`Playouts.deal_search`) was stopped by its caller's ``stop``."""
 
 
 _TABLES = ("policies", "rollouts", "biases", "move_handlers", "resolvers", "pruners", "rules")

@@ -36,7 +36,7 @@ from typing import Any
 
 from engine.agent import Agent, Budget, Progress
 from engine.game import Game, GameState, Option, VariantError
-from engine.knowledge import EvaluationFn, Playouts
+from engine.knowledge import EvaluationFn, Playouts, SearchInterrupted
 from engine.observation import Observation
 from engine.search import knowledge
 from engine.search.common import CLOCK_OPTION, CLOCKS, reward_vector
@@ -325,6 +325,8 @@ class PIMCAgent(Agent):
         own = knowledge.evaluation(game.name)
         self.evaluate: EvaluationFn = own if own is not None else \
             playout_evaluation(int(self.config["playouts"]), self.fast)
+        # the game's fast path computes the generic search's values with the game's own evaluation, paranoid
+        self.fast_deals = own is not None and not self.maxn
 
     def choose(self, obs: Observation, rng: random.Random, budget: Budget | None = None) -> int:
         moves = obs.legal_moves()
@@ -355,13 +357,19 @@ class PIMCAgent(Agent):
         allowance = int(self.config["nodes"])
         totals = dict.fromkeys(moves, 0.0)
         done = 0
+
+        def stop() -> bool:
+            return (deadline != inf and now() >= deadline) or (cancel is not None and cancel.is_set())
+
         while deals <= 0 or done < deals:
-            if done and (now() >= deadline or (cancel is not None and cancel.is_set())):
+            if done and stop():
                 break
             state = sampler.deal(rng)
             try:
-                values = search_deal(search, state, moves, depth, allowance)
-            except _Stop:  # the interrupted deal's moves are not comparable with each other: dropped
+                found = self.fast.deal_search(state, obs.seat, moves, depth, allowance, SCORE_WEIGHT, stop) \
+                    if self.fast_deals else None
+                values = found if found is not None else search_deal(search, state, moves, depth, allowance)
+            except (_Stop, SearchInterrupted):  # the interrupted deal's moves are not comparable: dropped
                 if done or (cancel is not None and cancel.is_set()):
                     break
                 search.deadline = inf  # no deal finished in time: one ply of this deal decides

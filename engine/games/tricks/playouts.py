@@ -6,10 +6,12 @@ and gives their values (tests/test_trick_speed_paths.py, tests/test_generic_game
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from engine.games.tricks.bisca import SWAP_FLAG, BiscaState
 from engine.games.tricks.core import TrickState, exchange_or_pick, side_outcomes, trick_so_far
+from engine.games.tricks.solver import DealSolver, applies
 from engine.knowledge import PLAIN_PLAYOUTS, StatePlayouts
 
 __all__ = ["BiscaPlayouts", "TrickPlayouts", "side_points_playout"]
@@ -162,6 +164,13 @@ class TrickPlayouts(StatePlayouts[T]):
 
 class BiscaPlayouts(TrickPlayouts[BiscaState]):
     """Bisca's and Briscola's fast paths: the stock, the trump exchange and the revealed cards."""
+
+    def deal_search(self, state: BiscaState, seat: int, moves: list[int], depth: int, allowance: int,
+                    score_weight: float, stop: Callable[[], bool] | None) -> dict[int, float] | None:
+        """Two players without an exchange: :class:`~engine.games.tricks.solver.DealSolver` on ints."""
+        if not applies(state):
+            return None
+        return DealSolver(state, seat, score_weight, stop).deepen(moves, depth, allowance)
 
     def random_rollout(self, state: BiscaState, rng: random.Random) -> None:
         """Random playout to the end (search fast path): the same choices and final state as repeatedly
