@@ -155,6 +155,30 @@ def trick_to_finish(state: Any, keys: list[list[int]]) -> tuple[int, tuple[int, 
 _RANK_BITS = (1 << 13) - 1
 
 
+def equivalent_cards(game: TrickGame, legal: int, in_play: int) -> dict[int, int]:
+    """``{card: stand-in}`` for each card of ``legal`` that plays exactly like a lower card of ``legal``: the
+    same suit and card points, and no card of ``in_play`` (the cards in hands or on the table) between them.
+    Whichever of the two is played, the rest of the hand can go the same way with the other one."""
+    points = game.card_points
+    suit_masks = game.suit_masks
+    same: dict[int, int] = {}
+    for s, order in enumerate(game.suit_by_strength):
+        if not legal & suit_masks[s]:
+            continue
+        stand_in = -1  # the lowest card of the current run of legal cards
+        for c in order:
+            if not in_play >> c & 1:
+                continue
+            if legal >> c & 1:
+                if stand_in >= 0 and points[c] == points[stand_in]:
+                    same[c] = stand_in
+                else:
+                    stand_in = c
+            else:
+                stand_in = -1
+    return same
+
+
 def lowest_rank_card(mask: int) -> int:
     """In a 52-card deck laid out suit by suit, 13 ranks each from the weakest: the card of lowest rank in
     a non-empty ``mask`` (ties: the lowest suit). For the greedy playouts."""

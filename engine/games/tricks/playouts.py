@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from engine.games.tricks.bisca import SWAP_FLAG, BiscaState
-from engine.games.tricks.core import TrickState, exchange_or_pick, side_outcomes, trick_so_far
+from engine.games.tricks.core import TrickState, equivalent_cards, exchange_or_pick, side_outcomes, trick_so_far
 from engine.games.tricks.solver import DealSolver, applies
 from engine.knowledge import PLAIN_PLAYOUTS, StatePlayouts
 
@@ -133,24 +133,7 @@ class TrickPlayouts(StatePlayouts[T]):
             in_play |= h
         for c in state.trick:
             in_play |= 1 << c
-        points = g.card_points
-        suit_masks = g.suit_masks
-        same: dict[int, int] = {}
-        for s, order in enumerate(g.suit_by_strength):
-            if not legal & suit_masks[s]:
-                continue
-            stand_in = -1  # the lowest card of the current run of this hand's legal cards
-            for c in order:
-                if not in_play >> c & 1:
-                    continue
-                if legal >> c & 1:
-                    if stand_in >= 0 and points[c] == points[stand_in]:
-                        same[c] = stand_in
-                    else:
-                        stand_in = c
-                else:
-                    stand_in = -1
-        return same
+        return equivalent_cards(g, legal, in_play)
 
     def solver_points(self, state: T, seat: int) -> tuple[int, int, int] | None:
         """With :attr:`TrickGame.points_decide`: the card points ``seat``'s side has taken, those the other

@@ -21,6 +21,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from engine.games.tricks.core import equivalent_cards
 from engine.knowledge import SearchInterrupted
 
 __all__ = ["EXACT", "DealSolver", "applies"]
@@ -46,12 +47,11 @@ class DealSolver:
     """Alpha-beta for ``seat`` on the full deal ``state`` (two-player Bisca or Briscola, see :func:`applies`)."""
 
     def __init__(self, state: Any, seat: int, score_weight: float, stop: Callable[[], bool] | None) -> None:
-        g = state.game
+        self.game = g = state.game
         self.points = g.card_points
         self.strength = g.strength
         self.suit_of = g.suit_of
         self.suit_masks = g.suit_masks
-        self.suit_by_strength = g.suit_by_strength
         self.trump = state.trump
         self.keys = g.winner_keys(state.trump)
         self.follow = g.follow_after_stock
@@ -108,7 +108,10 @@ class DealSolver:
         if len(cards) < 2:
             return cards
         if in_play:
-            same = self.equivalents(in_play, cards)
+            legal = 0
+            for c in cards:
+                legal |= 1 << c
+            same = equivalent_cards(self.game, legal, in_play)
             if same:
                 cards = [c for c in cards if c not in same]
                 if len(cards) < 2:
@@ -122,30 +125,6 @@ class DealSolver:
                                                 else lead_points + points[c], strength[c]))
         suit, trump = self.suit_of, self.trump
         return sorted(cards, key=lambda c: (-points[c], suit[c] == trump, -strength[c]))
-
-    def equivalents(self, in_play: int, cards: list[int]) -> dict[int, int]:
-        """``{card: stand-in}``: legal cards of one suit and the same points with no card still in play between
-        them (as :meth:`TrickPlayouts.solver_equivalents`)."""
-        legal = 0
-        for c in cards:
-            legal |= 1 << c
-        points = self.points
-        same: dict[int, int] = {}
-        for s, order in enumerate(self.suit_by_strength):
-            if not legal & self.suit_masks[s]:
-                continue
-            stand_in = -1
-            for c in order:
-                if not in_play >> c & 1:
-                    continue
-                if legal >> c & 1:
-                    if stand_in >= 0 and points[c] == points[stand_in]:
-                        same[c] = stand_in
-                    else:
-                        stand_in = c
-                else:
-                    stand_in = -1
-        return same
 
     # --- search ----------------------------------------------------------------------------------------
     def child(self, hm: int, ho: int, top: int, mover: int, lead: int, pm: int, po: int, card: int,
@@ -279,7 +258,10 @@ class DealSolver:
         hm, ho, top, mover, lead, pm, po = self.hm, self.ho, len(self.stock), self.mover, self.lead, self.pm, self.po
         values: dict[int, float] = {}
         self.horizon = False
-        same = self.equivalents(hm | ho | (1 << lead if lead >= 0 else 0), moves) if not top else {}
+        legal = 0
+        for m in moves:
+            legal |= 1 << m
+        same = equivalent_cards(self.game, legal, hm | ho | (1 << lead if lead >= 0 else 0)) if not top else {}
         for m in moves:
             stand_in = same.get(m)
             if stand_in is not None and stand_in in values:
