@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.games.tricks.core import equivalent_cards
+from engine.games.tricks.evaluation import points_value
 from engine.knowledge import SearchInterrupted
 
 __all__ = ["EXACT", "DealSolver", "applies"]
@@ -80,8 +81,7 @@ class DealSolver:
         return (1.0 - self.score_weight) * outcome + self.score_weight * (pm / total)
 
     def evaluate(self, pm: int, po: int) -> float:
-        x = (pm - po) / (4.0 + 0.25 * (self.total - pm - po))
-        return 1.0 / (1.0 + math.exp(-x))
+        return points_value(pm, po, self.total)
 
     # --- moves -----------------------------------------------------------------------------------------
     def moves(self, hm: int, ho: int, top: int, mover: int, lead: int) -> list[int]:
@@ -101,17 +101,15 @@ class DealSolver:
 
     def _order(self, hand: int, lead: int, in_play: int) -> list[int]:
         cards = []
-        while hand:
-            low = hand & -hand
+        rest = hand
+        while rest:
+            low = rest & -rest
             cards.append(low.bit_length() - 1)
-            hand ^= low
+            rest ^= low
         if len(cards) < 2:
             return cards
         if in_play:
-            legal = 0
-            for c in cards:
-                legal |= 1 << c
-            same = equivalent_cards(self.game, legal, in_play)
+            same = equivalent_cards(self.game, hand, in_play)
             if same:
                 cards = [c for c in cards if c not in same]
                 if len(cards) < 2:
