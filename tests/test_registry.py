@@ -26,7 +26,8 @@ def test_the_packages_register_every_game_in_menu_order() -> None:
 def test_an_entry_holds_what_the_app_and_the_search_need(name: str) -> None:
     e = registry.entry(name)
     assert e.game_class.name == name and e.title == e.game_class.title
-    assert list(e.presets) == list(registry.LEVELS) and all(s.startswith("ismcts:") for s in e.presets.values())
+    assert list(e.presets) == list(registry.LEVELS)
+    assert all(spec.split(":")[0] in ("ismcts", "pimc") for spec in e.presets.values())
     assert isinstance(e.knowledge, SearchKnowledge)
     assert e.table in registry.TABLE_KINDS and e.summary in registry.SUMMARY_KINDS
     for lang in ("en", "it", "pt", "sk"):
