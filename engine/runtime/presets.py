@@ -21,7 +21,7 @@ __all__ = ["EXPERT_SECONDS", "LEVELS", "describe_level", "games", "hint_spec", "
 _DESCRIPTIONS = {
     "beginner": "Beginner: a light search that often misses good plays",
     "casual": "Casual: a quick search (a few hundred simulated deals per move)",
-    "strong": "Strong: a deeper search (about four times casual's)",
+    "strong": "Strong: a deeper search (up to about a quarter of a second per move)",
     "expert": "Expert: the strongest setting, thinking for up to about a second per move",
 }
 
