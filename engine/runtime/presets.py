@@ -1,8 +1,9 @@
 """Difficulty presets: named levels per game mapped to agent SPECs.
 
 Levels go from ``beginner`` (weak, fast) to ``expert`` (strongest at about one second per move or less on a
-2-core laptop-class machine). Each step searches about four times as many simulated deals as the one below
-(a roughly even ladder on the log scale where ISMCTS strength grows). Expert's iteration count was what one
+2-core laptop-class machine). Most are ISMCTS, each step searching about four times as many simulated deals as
+the one below (a roughly even ladder on the log scale where ISMCTS strength grows); a game may seat another
+search, such as ``pimc``, where its ladder says so. Expert's iteration count was what one
 second of one core bought at a hand's opening (the slowest position) on the development machine when it was
 set; the search has become faster since, so expert now takes about 0.2-0.5 s a move there
 (``docs/performance.md``), and its ``seconds=1.0`` cap keeps slower or busier machines at one second. The
