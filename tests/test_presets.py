@@ -8,6 +8,8 @@ import pytest
 
 from engine import agents, presets, registry
 from engine.game import VariantError
+from engine.games.tricks.solver import DealSolver
+from engine.search.pimc import SCORE_WEIGHT
 
 
 def _config(game: str, level: str) -> dict:
@@ -111,3 +113,28 @@ def test_a_bisca_hint_after_the_stock_is_a_best_move() -> None:
             values[m] = solver.value(child, -float("inf"), float("inf"), 1)
         move = hint.choose(state.observation(seat), random.Random(seed))
         assert values[move] == max(values.values()), (seed, values, move)
+
+
+def test_a_briscola_hint_after_the_stock_is_a_best_move() -> None:
+    """Once Briscola's stock is gone every card is known: the hint (``pimc``) plays a move of the best exact
+    value of the full deal (the search's own value: the hand's win, then its card points)."""
+    game = registry.create("briscola")
+    hint = agents.make(presets.hint_spec("briscola"), game)
+    checked = 0
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = game.new_hand(rng)
+        while state.stock or state.trick:
+            state.do(rng.choice(state.legal_moves()))
+        seat = state.current_player
+        moves = state.legal_moves()
+        values, exact = DealSolver(state, seat, SCORE_WEIGHT, None).root_values(moves, 99)
+        assert exact
+        if len(set(values.values())) == 1:
+            continue  # every card is as good: nothing to check
+        move = hint.choose(state.observation(seat), random.Random(seed))
+        assert values[move] == max(values.values()), (seed, values, move)
+        checked += 1
+        if checked == 8:
+            break
+    assert checked == 8

@@ -5,7 +5,7 @@ Levels go from ``beginner`` (weak, fast) to ``expert`` (strongest at about one s
 the one below (a roughly even ladder on the log scale where ISMCTS strength grows); a game may seat another
 search, such as ``pimc``, where its ladder says so. Expert's iteration count was what one
 second of one core bought at a hand's opening (the slowest position) on the development machine when it was
-set; the search has become faster since, so expert now takes about 0.2-0.5 s a move there
+set; the search has become faster since, so expert now takes about 0.2-0.8 s a move there
 (``docs/performance.md``), and its ``seconds=1.0`` cap keeps slower or busier machines at one second. The
 measured ladder (each level against the fixed rule-based and random references) is in ``docs/results.md``,
 section "Difficulty presets". Each game's package gives its four SPECs (``GameEntry.presets``).

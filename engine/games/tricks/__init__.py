@@ -37,8 +37,9 @@ BISCA_PRESETS = {  # ~26,000 it/s; a wide endgame window. Expert's 20,000 iterat
     "expert": "ismcts:iterations=20000,seconds=1.0,endgame=200",
 }
 BRISCOLA_PRESETS = {  # 3-card hands. Against the heuristic the levels above ~60 iterations look alike, so beginner
-    # searches less to stay clearly below casual; head to head more iterations do win. Expert is PIMC on 100 deals
-    # (0.2-0.7 s a move): level head to head with the one-second ISMCTS, it beats strong by more (docs/results.md).
+    # searches less to stay clearly below casual; head to head more iterations do win. Expert is PIMC on 100
+    # deals (0.74 s of CPU a move at the opening): level head to head with the one-second ISMCTS, it beats strong
+    # by more (docs/results.md).
     **BISCA_PRESETS,
     "beginner": "ismcts:iterations=15",
     "expert": "pimc:deals=100,depth=11,nodes=20000,seconds=1.0",
