@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -92,6 +93,15 @@ def test_hints_search_like_strong_and_solve_endings_like_expert(game: str) -> No
     assert ("endgame=" in hint) == ("endgame=" in presets.preset_spec(game, "expert"))
 
 
+def _after_the_stock(game: Any, seed: int) -> Any:
+    """A state of ``game`` (Bisca or Briscola) played at random until the stock is gone, between tricks."""
+    rng = random.Random(seed)
+    state = game.new_hand(rng)
+    while state.stock or state.trick:
+        state.do(rng.choice(state.legal_moves()))
+    return state
+
+
 def test_a_bisca_hint_after_the_stock_is_a_best_move() -> None:
     """After the stock, Bisca is a game of perfect information: the hint is exactly best on card points."""
     from engine.search import endgame
@@ -99,10 +109,7 @@ def test_a_bisca_hint_after_the_stock_is_a_best_move() -> None:
     game = registry.create("bisca")
     hint = agents.make(presets.hint_spec("bisca"), game)
     for seed in range(8):
-        rng = random.Random(seed)
-        state = game.new_hand(rng)
-        while state.stock or state.trick:
-            state.do(rng.choice(state.legal_moves()))
+        state: Any = _after_the_stock(game, seed)
         seat = state.current_player
         solver = endgame._Solver(seat, "points", 10**8, None, None)
         solver.new_deal(state)
@@ -122,10 +129,7 @@ def test_a_briscola_hint_after_the_stock_is_a_best_move() -> None:
     hint = agents.make(presets.hint_spec("briscola"), game)
     checked = 0
     for seed in range(200):
-        rng = random.Random(seed)
-        state = game.new_hand(rng)
-        while state.stock or state.trick:
-            state.do(rng.choice(state.legal_moves()))
+        state: Any = _after_the_stock(game, seed)
         seat = state.current_player
         moves = state.legal_moves()
         values, exact = DealSolver(state, seat, SCORE_WEIGHT, None).root_values(moves, 99)
