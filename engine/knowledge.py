@@ -29,6 +29,8 @@ The search never special-cases a game; it reads the knowledge of the game's regi
 * ``exploration``: ``fn(game) -> c``, the UCB1 constant used when a SPEC gives none.
 * ``evaluation``: ``fn(state, seat, rng) -> value`` estimating an unfinished hand for ``seat`` on the outcome
   scale, for searches that stop at a depth limit; None: the search's own default.
+* ``match_evaluation``: the same on the ``match`` reward's scale (0.5 plus half the side's expected lead in the
+  hand's match points), for searches that play a hand for its match points; None: random playouts.
 * ``playouts``: the game's :class:`Playouts`, the search's fast paths (random playouts, outcomes and reward
   points of a finished hand, the endgame solver's keys and move lists) behind one interface; the default plays
   by the plain rules of :class:`~engine.game.GameState`.
@@ -191,6 +193,7 @@ class SearchKnowledge:
     score_span: float | None = None
     exploration: ExplorationFn = constant_exploration
     evaluation: EvaluationFn | None = None
+    match_evaluation: EvaluationFn | None = None
     default_simulation: str = "random"
     playouts: Playouts[Any] = PLAIN_PLAYOUTS
 
@@ -217,8 +220,9 @@ class SearchKnowledge:
             raise KnowledgeError("SearchKnowledge.transposition_key is not callable")
         if not callable(self.exploration):
             raise KnowledgeError("SearchKnowledge.exploration is not callable")
-        if self.evaluation is not None and not callable(self.evaluation):
-            raise KnowledgeError("SearchKnowledge.evaluation is not callable")
+        for hook in ("evaluation", "match_evaluation"):
+            if getattr(self, hook) is not None and not callable(getattr(self, hook)):
+                raise KnowledgeError(f"SearchKnowledge.{hook} is not callable")
         if not isinstance(self.playouts, Playouts):
             raise KnowledgeError("SearchKnowledge.playouts must be a Playouts")
         if self.score_span is not None:

@@ -3,6 +3,7 @@ its budgets and parameters, and a small seeded check of its strength against ``r
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 
@@ -10,9 +11,12 @@ import pytest
 
 from engine import agents, registry
 from engine.agent import Budget, Progress
-from engine.game import VariantError
+from engine.game import GameState, VariantError
 from engine.lab import arena
-from engine.search.pimc import PIMCAgent, playout_evaluation
+from engine.search import knowledge
+from engine.search.common import REWARD_RANGE, reward_function, reward_vector
+from engine.search.pimc import PIMCAgent, _DealSearch, playout_evaluation
+from engine.search.sampler import DealSampler
 from tests.test_search import assert_decides_from_observation, decision_points
 
 CHEAP = "pimc:deals=3,depth=3,nodes=300"
@@ -109,3 +113,60 @@ def test_pimc_opponent_models_play_legal_moves_from_the_observation(name: str, o
     spec = f"pimc:deals=2,depth=3,nodes=200,opponents={opponents}"
     assert agents.make(spec, registry.create(name)).maxn == (opponents == "maxn" or name == "mosssidewhist")
     assert_decides_from_observation(name, [spec])
+
+
+def _exact_match_value(state: GameState, seat: int) -> float:
+    """Plain minimax over a two-seat deal: ``seat``'s ``match`` reward with best play by both."""
+    if state.is_terminal():
+        return reward_vector("match", state)[seat]
+    values = []
+    for move in state.legal_moves():
+        child = state.clone()
+        child.do(move)
+        values.append(_exact_match_value(child, seat))
+    return max(values) if state.current_player == seat else min(values)
+
+
+def test_pimc_reward_match_values_a_deal_by_its_match_points() -> None:
+    game = registry.create("scopa")
+    fast = knowledge.playouts("scopa")
+    evaluate = knowledge.match_evaluation("scopa")
+    assert evaluate is not None
+    rng = random.Random(8)
+    checked = beyond_outcome = 0
+    while checked < 12:
+        state = game.new_hand(rng)
+        while not state.is_terminal() and state.total_plays - state.plays > 5:
+            state.do(rng.choice(state.legal_moves()))
+        obs = state.observation(state.current_player)
+        moves = obs.legal_moves()
+        deal = DealSampler(obs, None).deal(rng)
+        search = _DealSearch(obs.seat, (obs.seat,), evaluate, rng, math.inf, None, fast,
+                             terminal=reward_function("match", "scopa", fast))
+        values, exact = search.root_values(deal, moves, 12)
+        assert exact
+        for m in moves:
+            child = deal.clone()
+            child.do(m)
+            assert values[m] == pytest.approx(_exact_match_value(child, obs.seat))
+        beyond_outcome += any(v not in (0.0, 0.5, 1.0) for v in values.values())
+        checked += 1
+    assert beyond_outcome  # values by match points, not only won, drawn or lost
+
+
+def test_pimc_reward_match_uses_the_games_match_evaluation_or_scored_playouts() -> None:
+    scopa = agents.make("pimc:reward=match", registry.create("scopa"))
+    assert scopa.evaluate is knowledge.match_evaluation("scopa")
+    assert not agents.make("pimc:reward=match", registry.create("briscola")).fast_deals
+    game = registry.create("sueca")
+    sueca = agents.make("pimc:reward=match,playouts=4", game)
+    state = decision_points(game, 1, 2)[1]
+    low, high = REWARD_RANGE["match"]
+    assert low <= sueca.evaluate(state, state.current_player, random.Random(0)) <= high
+    with pytest.raises(VariantError, match="outcome"):
+        agents.make("pimc:reward=pwl", game)
+
+
+@pytest.mark.parametrize("name", ["scopa", "scopone", "sueca", "mosssidewhist"])
+def test_pimc_reward_match_plays_legal_moves_from_the_observation(name: str) -> None:
+    assert_decides_from_observation(name, ["pimc:deals=2,depth=3,nodes=300,reward=match"])

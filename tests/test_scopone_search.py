@@ -14,6 +14,7 @@ from engine.games.scopone.handlers import one_move_per_card
 from engine.games.scopone.players import greedy_best
 from engine.games.scopone.rules import Scopone, ScoponeState
 from engine.search import knowledge
+from engine.search.common import reward_vector
 from engine.search.ismcts import run_ismcts
 
 OMH = "ismcts:iterations=200,prune=omh"
@@ -93,3 +94,41 @@ def test_unknown_pruner_lists_omh() -> None:
     with pytest.raises(VariantError, match="omh"):
         agents.make("ismcts:prune=nothing", registry.create("scopone"))
     assert knowledge.pruner("scopa", "omh") is one_move_per_card
+
+
+@pytest.mark.parametrize(("game_name", "variant"),
+                         [("scopa", {}), ("scopone", {}), ("scopa", {"scopa_a_perdere": True})])
+def test_match_evaluation_of_a_finished_hand_is_its_match_reward(game_name: str, variant: dict[str, object]) -> None:
+    game = registry.create(game_name, variant)
+    evaluate = knowledge.match_evaluation(game_name)
+    assert evaluate is not None
+    rng = random.Random(3)
+    leads = set()
+    for _ in range(30):
+        state = game.new_hand(rng)
+        while not state.is_terminal():
+            state.do(rng.choice(state.legal_moves()))
+        for seat in range(game.num_players):
+            want = reward_vector("match", state)[seat]
+            assert evaluate(state, seat, rng) == pytest.approx(want)
+            leads.add(want)
+    assert len(leads) > 4  # the sample has wins and losses by several points
+
+
+def test_match_evaluation_counts_the_sweeps_in_full_and_the_captures_more_as_the_hand_goes_on() -> None:
+    game = registry.create("scopa")
+    evaluate = knowledge.match_evaluation("scopa")
+    assert evaluate is not None
+    rng = random.Random(5)
+    state = game.new_hand(rng)
+    side = state.side_of(0)
+    state.captured[side] = D.parse_set("7D 7C 7B 6D")  # settebello, coins and primiera so far
+    base = evaluate(state, 0, rng)
+    assert base > 0.5
+    state.scope[side] += 1
+    assert evaluate(state, 0, rng) == pytest.approx(base + 0.5)  # a sweep is a point, whenever it was made
+    state.scope[side] -= 1
+    state.plays = state.total_plays - 2
+    late = evaluate(state, 0, rng)
+    assert late > base  # the same captures weigh more when fewer cards can turn them
+    assert evaluate(state, 1, rng) == pytest.approx(1.0 - late)

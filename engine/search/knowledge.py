@@ -88,6 +88,11 @@ def evaluation(game: str) -> EvaluationFn | None:
     return of(game).evaluation
 
 
+def match_evaluation(game: str) -> EvaluationFn | None:
+    """The game's evaluation of unfinished hands on the ``match`` reward's scale, if it gives one."""
+    return of(game).match_evaluation
+
+
 def playouts(game: str) -> Playouts[Any]:
     """The game's search fast paths (:class:`~engine.knowledge.Playouts`)."""
     return of(game).playouts

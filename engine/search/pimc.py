@@ -13,7 +13,10 @@ Per decision:
   the game's evaluation (``SearchKnowledge.evaluation``) or, where a game gives none, the outcome of
   ``playouts`` random playouts;
   a finished hand is worth its outcome (1 win, 0.5 draw, 0 loss) blended with a little of the seat's score
-  reward (:data:`SCORE_WEIGHT`), so that among won lines the bigger win counts;
+  reward (:data:`SCORE_WEIGHT`), so that among won lines the bigger win counts (``reward=outcome``), or, with
+  ``reward=match``, what it adds to a match (the ``match`` reward of :mod:`engine.search.common`: 0.5 plus half
+  the side's lead in match points), a position at the depth limit then being worth the game's
+  ``SearchKnowledge.match_evaluation`` or random playouts scored the same way;
 * the moves are ordered by the transposition table's best move first, then by the game's
   the game's ``Playouts.solver_moves`` order (which also leaves out cards that play exactly like a kept one); the
   table (keyed by the game's ``Playouts.solver_key``) keeps bounds with the depth they were searched to, and a value
@@ -39,7 +42,7 @@ from engine.game import Game, GameState, Option, VariantError
 from engine.knowledge import EvaluationFn, Playouts, SearchInterrupted
 from engine.observation import Observation
 from engine.search import knowledge
-from engine.search.common import CLOCK_OPTION, CLOCKS, reward_vector
+from engine.search.common import CLOCK_OPTION, CLOCKS, reward_function, reward_vector
 from engine.search.sampler import DealSampler
 
 __all__ = ["PIMCAgent", "SCORE_WEIGHT", "playout_evaluation", "search_deal"]
@@ -60,14 +63,30 @@ class _Stop(Exception):
     """The clock, the cancel flag or a deepening step's node allowance stopped a search."""
 
 
-def playout_evaluation(playouts: int, fast: Playouts[Any]) -> EvaluationFn:
+TerminalFn = Callable[[GameState], list[float]]
+"""Every seat's value of a finished hand."""
+
+
+def outcome_value(state: GameState) -> list[float]:
+    """``reward=outcome``'s value of a finished hand per seat: the outcome blended with :data:`SCORE_WEIGHT` of
+    the score reward."""
+    scores = reward_vector("score", state)
+    return [(1.0 - SCORE_WEIGHT) * o + SCORE_WEIGHT * p for o, p in zip(state.outcomes(), scores, strict=True)]
+
+
+def playout_evaluation(playouts: int, fast: Playouts[Any], terminal: TerminalFn | None = None) -> EvaluationFn:
     """The generic evaluation of an unfinished hand: the seat's mean outcome over ``playouts`` random playouts
-    (the game's fast ``playout_outcomes``)."""
+    (the game's fast ``playout_outcomes``), or its mean ``terminal`` value when given."""
 
     def evaluate(state: GameState, seat: int, rng: random.Random) -> float:
         total = 0.0
         for _ in range(playouts):
-            total += fast.playout_outcomes(state.clone(), rng)[seat]
+            if terminal is None:
+                total += fast.playout_outcomes(state.clone(), rng)[seat]
+            else:
+                child = state.clone()
+                fast.scored_playout(child, rng)
+                total += terminal(child)[seat]
         return total / playouts
 
     return evaluate
@@ -78,8 +97,9 @@ class _DealSearch:
 
     def __init__(self, seat: int, team: tuple[int, ...], evaluate: EvaluationFn, rng: random.Random,
                  deadline: float, cancel: Any, fast: Playouts[Any],
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter, terminal: TerminalFn = outcome_value) -> None:
         self.clock = clock
+        self.terminal = terminal
         self.solver_key = fast.solver_key
         self.solver_moves = fast.solver_moves
         self.solver_equivalents = fast.solver_equivalents
@@ -107,8 +127,7 @@ class _DealSearch:
                 raise _Stop
 
     def terminal_value(self, state: GameState) -> float:
-        seat = self.seat
-        return (1.0 - SCORE_WEIGHT) * state.outcomes()[seat] + SCORE_WEIGHT * reward_vector("score", state)[seat]
+        return self.terminal(state)[self.seat]
 
     def value(self, state: GameState, alpha: float, beta: float, depth: int) -> float:
         """The value of ``state`` searched ``depth`` plies deep: exact inside (alpha, beta), else a bound on the
@@ -199,8 +218,8 @@ class _MaxNSearch(_DealSearch):
 
     def __init__(self, seat: int, team: tuple[int, ...], evaluate: EvaluationFn, rng: random.Random,
                  deadline: float, cancel: Any, fast: Playouts[Any], seats: int,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
-        super().__init__(seat, team, evaluate, rng, deadline, cancel, fast, clock)
+                 clock: Callable[[], float] = time.perf_counter, terminal: TerminalFn = outcome_value) -> None:
+        super().__init__(seat, team, evaluate, rng, deadline, cancel, fast, clock, terminal)
         self.seats = range(seats)
         self.vectors: dict[Any, tuple[tuple[float, ...], int | None, int]] = {}
 
@@ -211,9 +230,7 @@ class _MaxNSearch(_DealSearch):
         """Each seat's value of ``state`` searched ``depth`` plies deep."""
         self._tick()
         if state.is_terminal():
-            outcomes = state.outcomes()
-            scores = reward_vector("score", state)
-            return tuple((1.0 - SCORE_WEIGHT) * outcomes[s] + SCORE_WEIGHT * scores[s] for s in self.seats)
+            return tuple(self.terminal(state))
         if depth <= 0:
             self.horizon = True
             evaluate, rng = self.evaluate, self.rng
@@ -306,6 +323,9 @@ class PIMCAgent(Agent):
                "sides, else paranoid)", choices=("auto", "paranoid", "maxn")),
         Option("playouts", 1, "random playouts per evaluation at the depth limit, in games without an evaluation "
                "of their own", type=int, min=1, max=10_000),
+        Option("reward", "outcome", "what a finished hand is worth: 'outcome' (win, draw or loss, a little of the "
+               "score breaking ties) or 'match' (0.5 plus half the side's lead in match points: the hand played "
+               "for what it adds to a match)", choices=("outcome", "match")),
         CLOCK_OPTION,
     )
 
@@ -322,11 +342,19 @@ class PIMCAgent(Agent):
         opponents = str(self.config["opponents"])
         self.maxn = opponents == "maxn" or opponents == "auto" and len(game.teams()) >= 3
         self.fast = knowledge.playouts(game.name)
-        own = knowledge.evaluation(game.name)
-        self.evaluate: EvaluationFn = own if own is not None else \
-            playout_evaluation(int(self.config["playouts"]), self.fast)
-        # the game's fast path computes the generic search's values with the game's own evaluation, paranoid
-        self.fast_deals = own is not None and not self.maxn
+        playouts = int(self.config["playouts"])
+        if self.config["reward"] == "match":
+            self.terminal = reward_function("match", game.name, self.fast)
+            own = knowledge.match_evaluation(game.name)
+            self.evaluate: EvaluationFn = own if own is not None else \
+                playout_evaluation(playouts, self.fast, self.terminal)
+            self.fast_deals = False
+        else:
+            self.terminal = outcome_value
+            own = knowledge.evaluation(game.name)
+            self.evaluate = own if own is not None else playout_evaluation(playouts, self.fast)
+            # the game's fast path computes the generic search's values with the game's own evaluation, paranoid
+            self.fast_deals = own is not None and not self.maxn
 
     def choose(self, obs: Observation, rng: random.Random, budget: Budget | None = None) -> int:
         moves = obs.legal_moves()
@@ -351,8 +379,9 @@ class PIMCAgent(Agent):
         sampler = DealSampler(obs, self.bias_fn(obs) if self.bias_fn is not None else None)
         team = _team(self.game, obs.seat)
         search = (_MaxNSearch(obs.seat, team, self.evaluate, rng, deadline, cancel, self.fast, self.game.num_players,
-                              now)
-                  if self.maxn else _DealSearch(obs.seat, team, self.evaluate, rng, deadline, cancel, self.fast, now))
+                              now, self.terminal)
+                  if self.maxn else _DealSearch(obs.seat, team, self.evaluate, rng, deadline, cancel, self.fast, now,
+                                                self.terminal))
         depth = int(self.config["depth"])
         allowance = int(self.config["nodes"])
         totals = dict.fromkeys(moves, 0.0)

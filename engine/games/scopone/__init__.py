@@ -5,7 +5,7 @@ search, and the difficulty presets."""
 from __future__ import annotations
 
 from engine import registry
-from engine.games.scopone.evaluation import capture_evaluation
+from engine.games.scopone.evaluation import capture_evaluation, match_evaluation
 from engine.games.scopone.handlers import greedy_resolver, one_move_per_card
 from engine.games.scopone.inference import plays_belief
 from engine.games.scopone.players import (
@@ -52,6 +52,7 @@ KNOWLEDGE = SearchKnowledge(
     pruners={"omh": one_move_per_card},
     playouts=StatePlayouts(ScoponeState),
     evaluation=capture_evaluation,
+    match_evaluation=match_evaluation,
 )
 AGENTS = {"heuristic": HeuristicAgent, "greedy": GreedyAgent, "cs": ChitarrellaSaracinoAgent,
           "cg": CicutiGuardamagnaAgent}
