@@ -1,9 +1,7 @@
-"""Search on Scopone and Scopa: the move handlers of dipalma2014 5.5 (AMH, OMH, OCH, GOH) as SPECs, the match
-evaluation and the deal search's table and move order."""
+"""ISMCTS on Scopone: the move handlers of dipalma2014 5.5 (AMH, OMH, OCH, GOH) as SPECs."""
 
 from __future__ import annotations
 
-import math
 import random
 
 import pytest
@@ -15,12 +13,9 @@ from engine.game import VariantError
 from engine.games.scopone.handlers import one_move_per_card
 from engine.games.scopone.players import greedy_best
 from engine.games.scopone.rules import Scopone, ScoponeState
-from engine.knowledge import Playouts
 from engine.search import knowledge
 from engine.search.common import reward_vector
 from engine.search.ismcts import run_ismcts
-from engine.search.pimc import _DealSearch
-from engine.search.sampler import DealSampler
 
 OMH = "ismcts:iterations=200,prune=omh"
 OCH = "ismcts:iterations=200,handler=card,resolve=greedy"
@@ -137,28 +132,3 @@ def test_match_evaluation_counts_the_sweeps_in_full_and_the_captures_more_as_the
     late = evaluate(state, 0, rng)
     assert late > base  # the same captures weigh more when fewer cards can turn them
     assert evaluate(state, 1, rng) == pytest.approx(1.0 - late)
-
-
-@pytest.mark.parametrize("game_name", ["scopa", "scopone"])
-def test_the_deal_searchs_table_and_move_order_keep_the_exact_values(game_name: str) -> None:
-    game = registry.create(game_name)
-    fast = knowledge.playouts(game_name)
-    plain = Playouts[ScoponeState]()  # no table, the legal order
-    evaluate = knowledge.evaluation(game_name)
-    assert evaluate is not None
-    rng = random.Random(2)
-    fewer = 0
-    for _ in range(10):
-        state = game.new_hand(rng)
-        while state.total_plays - state.plays > 9:
-            state.do(rng.choice(state.legal_moves()))
-        assert sorted(fast.solver_moves(state)) == sorted(state.legal_moves())
-        obs = state.observation(state.current_player)
-        deal = DealSampler(obs, None).deal(rng)
-        searches = [_DealSearch(obs.seat, game.teams()[state.side_of(obs.seat)], evaluate, rng, math.inf, None, p)
-                    for p in (fast, plain)]
-        (got, got_exact), (want, want_exact) = (s.root_values(deal, obs.legal_moves(), 40) for s in searches)
-        assert got_exact and want_exact
-        assert got == pytest.approx(want)
-        fewer += searches[0].nodes < searches[1].nodes
-    assert fewer >= 8  # the table and the order cut the search in most positions

@@ -39,7 +39,6 @@ slot in observations.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
 from typing import Any, ClassVar
 
 from engine.cards import ITALIAN40, NotationError, bits, popcount
@@ -559,34 +558,6 @@ class ScoponeState(GameState):
         caps = game._mask_cache.get(self.table) or game.table_captures(self.table)
         rank = RANK
         return [card | s << CARD_BITS for card in cards_of(self.hands[self.current]) for s in caps[rank[card]]]
-
-    def solver_key(self) -> Hashable:
-        """What decides the rest of the hand and its result (``Playouts.solver_key``): the hands, the table,
-        the captures and sweeps so far, the seat to play, the side that captured last and the stock still to
-        be dealt; not the history."""
-        last = self.last_capturer
-        return (tuple(self.hands), self.table, self.captured[0], self.captured[1], self.scope[0], self.scope[1],
-                self.current, last & 1 if last >= 0 else -1, tuple(self.stock))
-
-    def solver_moves(self) -> list[int]:
-        """The legal moves likely best first, for the deal search's cut-offs: captures before cards laid, a
-        sweep first, then by the settebello, the coins and the cards taken; of the cards laid, the plain
-        low ones first."""
-        moves = self.legal_moves()
-        if len(moves) < 2:
-            return moves
-        table = self.table
-
-        def order(move: int) -> tuple[int, ...]:
-            card = move & CARD_MASK
-            cap = move >> CARD_BITS
-            if not cap:
-                return (1, card == SETTEBELLO, COIN_MASK >> card & 1, RANK[card])
-            taken = cap | 1 << card
-            return (0, cap != table, -(taken >> SETTEBELLO & 1), -(taken & COIN_MASK).bit_count(),
-                    -taken.bit_count())
-
-        return sorted(moves, key=order)
 
     def random_rollout(self, rng: random.Random) -> None:
         """Play a full (determinized) state to the end with uniformly random legal moves: the same choices as
