@@ -1,4 +1,5 @@
-"""ISMCTS on Scopone: the move handlers of dipalma2014 5.5 (AMH, OMH, OCH, GOH) as SPECs."""
+"""Search on Scopone and Scopa: the move handlers of dipalma2014 5.5 (AMH, OMH, OCH, GOH) as SPECs and the
+estimate of the match reward at a depth limit."""
 
 from __future__ import annotations
 
