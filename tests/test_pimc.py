@@ -3,7 +3,6 @@ its budgets and parameters, and a small seeded check of its strength against ``r
 
 from __future__ import annotations
 
-import math
 import random
 import threading
 
@@ -14,9 +13,8 @@ from engine.agent import Budget, Progress
 from engine.game import GameState, VariantError
 from engine.lab import arena
 from engine.search import knowledge
-from engine.search.common import REWARD_RANGE, reward_function, reward_vector
-from engine.search.pimc import PIMCAgent, _DealSearch, playout_evaluation
-from engine.search.sampler import DealSampler
+from engine.search.common import REWARD_RANGE, reward_vector
+from engine.search.pimc import PIMCAgent, playout_evaluation
 from tests.test_search import assert_decides_from_observation, decision_points
 
 CHEAP = "pimc:deals=3,depth=3,nodes=300"
@@ -115,43 +113,45 @@ def test_pimc_opponent_models_play_legal_moves_from_the_observation(name: str, o
     assert_decides_from_observation(name, [spec])
 
 
-def _exact_match_value(state: GameState, seat: int) -> float:
-    """Plain minimax over a two-seat deal: ``seat``'s ``match`` reward with best play by both."""
+def _exact_value(state: GameState, seat: int, reward: str) -> float:
+    """Plain minimax over a two-seat deal: ``seat``'s ``reward`` with best play by both."""
     if state.is_terminal():
-        return reward_vector("match", state)[seat]
+        return reward_vector(reward, state)[seat]
     values = []
     for move in state.legal_moves():
         child = state.clone()
         child.do(move)
-        values.append(_exact_match_value(child, seat))
+        values.append(_exact_value(child, seat, reward))
     return max(values) if state.current_player == seat else min(values)
 
 
-def test_pimc_reward_match_values_a_deal_by_its_match_points() -> None:
+def test_pimc_reward_match_plays_for_the_match_points_in_scopas_last_round() -> None:
+    # In Scopa's last round every card the mover does not see is in the other hand: its one deal is the truth,
+    # and a search to the end plays a move of the best exact match reward.
     game = registry.create("scopa")
-    fast = knowledge.playouts("scopa")
-    evaluate = knowledge.match_evaluation("scopa")
-    assert evaluate is not None
+    bot = agents.make("pimc:deals=1,depth=12,nodes=1000000,reward=match", game)
     rng = random.Random(8)
-    checked = beyond_outcome = 0
+    checked = outcome_differs = 0
     while checked < 12:
         state = game.new_hand(rng)
         while not state.is_terminal() and state.total_plays - state.plays > 5:
             state.do(rng.choice(state.legal_moves()))
-        obs = state.observation(state.current_player)
-        moves = obs.legal_moves()
-        deal = DealSampler(obs, None).deal(rng)
-        search = _DealSearch(obs.seat, (obs.seat,), evaluate, rng, math.inf, None, fast,
-                             terminal=reward_function("match", "scopa", fast))
-        values, exact = search.root_values(deal, moves, 12)
-        assert exact
+        moves = state.legal_moves()
+        if len(moves) < 2:
+            continue
+        seat = state.current_player
+        values = {}
         for m in moves:
-            child = deal.clone()
+            child = state.clone()
             child.do(m)
-            assert values[m] == pytest.approx(_exact_match_value(child, obs.seat))
-        beyond_outcome += any(v not in (0.0, 0.5, 1.0) for v in values.values())
+            values[m] = (_exact_value(child, seat, "match"), _exact_value(child, seat, "pwl"))
+        best_match = max(v[0] for v in values.values())
+        best_win = max(v[1] for v in values.values())
+        move = bot.choose(state.observation(seat), rng)
+        assert values[move][0] == pytest.approx(best_match)
+        outcome_differs += any(v[1] == best_win and v[0] < best_match - 1e-9 for v in values.values())
         checked += 1
-    assert beyond_outcome  # values by match points, not only won, drawn or lost
+    assert outcome_differs  # a player of the hand's win alone could have chosen otherwise
 
 
 def test_pimc_reward_match_uses_the_games_match_evaluation_or_scored_playouts() -> None:
