@@ -17,8 +17,8 @@ Per decision:
   ``reward=match``, what it adds to a match (the ``match`` reward of :mod:`engine.search.common`: 0.5 plus half
   the side's lead in match points), a position at the depth limit then being worth the game's
   ``SearchKnowledge.match_evaluation`` or random playouts scored the same way;
-* the moves are ordered by the transposition table's best move first, then by the game's
-  the game's ``Playouts.solver_moves`` order (which also leaves out cards that play exactly like a kept one); the
+* the moves are ordered by the transposition table's best move first, then in the game's
+  ``Playouts.solver_moves`` order (which also leaves out cards that play exactly like a kept one); the
   table (keyed by the game's ``Playouts.solver_key``) keeps bounds with the depth they were searched to, and a value
   whose whole subtree reached the end of the hand is exact at every depth;
 * past ``depth``, a deal is searched two plies deeper at a time while the next pass is expected to fit in
