@@ -463,6 +463,18 @@ def test_whist_draw_trumps_with_master_and_length():
     assert choose(st) == ("AS", "draw-trumps")
 
 
+def test_whist_the_hand_leader_draws_trumps_from_length_without_the_master():
+    # Seat 0 took the 20 cards: with four spades it leads its top one though the AS is out ...
+    st = whist_position(["KS 7S 5S 2S AC 3D", "AS 5D 9H 4D", "4S 6D TH 7D"], [], leader=0)
+    assert choose(st) == ("KS", "draw-trumps")
+    # ... with three it cashes its side master instead ...
+    st = whist_position(["KS 7S 5S AC 3D", "AS 5D 9H 4D", "4S 6D TH 7D"], [], leader=0)
+    assert choose(st) == ("AC", "lead-master")
+    # ... and a defender with four spades keeps them for ruffing.
+    st = whist_position(["AS 5D 9H 4D", "KS 7S 5S 2S AC 3D", "4S 6D TH 7D"], [], leader=1)
+    assert choose(st) == ("AC", "lead-master")
+
+
 def test_whist_second_low_third_wins_cheaply_discard_low():
     # Second hand cannot win safely (the AD is out behind it): win with the highest card below the queen, so
     # the last player must pay more to take the trick ...
