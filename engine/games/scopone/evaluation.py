@@ -11,6 +11,11 @@ import random
 from typing import Any
 
 
+def _shrink(state: Any) -> float:
+    """How much the plays still to come may turn a lead in captured points: leads are divided by it."""
+    return 1.0 + (state.total_plays - state.plays) / 8.0
+
+
 def capture_evaluation(state: Any, seat: int, rng: random.Random) -> float:
     """Estimated outcome (0 loss .. 1 win) for ``seat``'s side."""
     totals = state.game.hand_totals(state.captured, state.scope)
@@ -18,7 +23,7 @@ def capture_evaluation(state: Any, seat: int, rng: random.Random) -> float:
     lead = totals[side] - totals[1 - side]
     if state.game.lower_wins:
         lead = -lead
-    x = lead / (1.0 + (state.total_plays - state.plays) / 8.0)
+    x = lead / _shrink(state)
     return 1.0 / (1.0 + math.exp(-x))
 
 
@@ -31,7 +36,7 @@ def match_evaluation(state: Any, seat: int, rng: random.Random) -> float:
     totals = game.hand_totals(state.captured, state.scope)
     side = state.side_of(seat)
     sweeps = state.scope[side] - state.scope[1 - side]
-    lead = sweeps + (totals[side] - totals[1 - side] - sweeps) / (1.0 + (state.total_plays - state.plays) / 8.0)
+    lead = sweeps + (totals[side] - totals[1 - side] - sweeps) / _shrink(state)
     if game.lower_wins:
         lead = -lead
     return 0.5 + lead / 2.0
