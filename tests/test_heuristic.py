@@ -476,10 +476,12 @@ def test_whist_the_hand_leader_draws_trumps_from_length_without_the_master():
 
 
 def test_whist_second_low_third_wins_cheaply_discard_low():
-    # Second hand cannot win safely (the AD is out behind it): win with the highest card below the queen, so
-    # the last player must pay more to take the trick ...
-    st = whist_position(["2C 3C", "9D KD 4D", "AD 6D 7D"], ["5D"], leader=0)
-    assert choose(st) == ("9D", "second-push")
+    # Second hand wins with its cheapest winning card below the queen, though the AD is out behind it ...
+    st = whist_position(["2C 3C", "6D 9D KD 4D", "AD 8D 7D 3H"], ["5D"], leader=0)
+    assert choose(st) == ("6D", "win-cheaply")
+    # ... and holding the master it still plays the cheap winner, keeping the ace for a later trick.
+    st = whist_position(["2C 3C", "9D AD 4D", "KD 6D 7D"], ["5D"], leader=0)
+    assert choose(st) == ("9D", "win-cheaply")
     # ... and with only an honour that wins, play low.
     st = whist_position(["2C 3C", "KD 4D", "AD 6D 7D"], ["5D"], leader=0)
     assert choose(st) == ("4D", "second-low")

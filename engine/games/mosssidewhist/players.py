@@ -7,9 +7,9 @@ play: ``draw-trumps`` (lead the master spade while spades are out; the hand's le
 two, also leads its top spade without the master while it holds :data:`LEADER_TRUMP_LEAD` spades or more),
 ``lead-master`` (cash a side master no void opponent can ruff), ``lead-long`` (no master: the highest card below
 the jack of the longest side suit, keeping away from suits whose honours are not masters, so the players after it
-must spend high cards), ``second-push`` (second hand that cannot win for sure wins with its highest card below the
-queen, so the last player must pay more to take the trick), ``second-low``, ``win-cheaply`` (third hand, or a
-master), ``ruff`` and ``discard-low``.
+must spend high cards), ``win-cheaply`` (win with the lowest card that takes the trick now; second hand, keeping a
+master back for later, makes the last player beat that card), ``second-low`` (second hand whose cheapest winner is
+a queen or higher and not sure to hold plays low), ``ruff`` and ``discard-low``.
 The empty-suit evaluator (ESE, huang2017) is :func:`whist_ese_bias`: once one opponent shows out of a suit, the
 rest of the suit is placed with the other opponent (or, for a non-leader, with the leader's discards when DLS says
 they were discarded); the players use it to judge whether a card can still be beaten.
@@ -180,18 +180,13 @@ class WhistPlayer:
         winners = [c for c in moves if v.beats(c, best, led)]
         same = [c for c in winners if v.suit_of[c] == led]
         if same:
-            safe = [c for c in same if not later or v.safe_for(c, led, (v.seat,))]
-            if safe:
+            cheapest = min(same, key=lambda c: (v.strength[c], c))
+            if (not later or v.strength[cheapest] < v.game.deck.ranks.index("Q")
+                    or any(v.safe_for(c, led, (v.seat,)) for c in same)):
                 self.last_rule = "win-cheaply"
-                return min(safe, key=lambda c: (v.strength[c], c))
-            if later:
-                queen = v.game.deck.ranks.index("Q")
-                spots = [c for c in same if v.strength[c] < queen]
-                if spots:
-                    self.last_rule = "second-push"
-                    return max(spots, key=lambda c: (v.strength[c], c))
-                self.last_rule = "second-low"
-                return min(moves, key=lambda c: (v.strength[c], c))
+                return cheapest
+            self.last_rule = "second-low"
+            return min(moves, key=lambda c: (v.strength[c], c))
         ruffs = [c for c in winners if v.suit_of[c] == v.trump]
         if ruffs and not same:
             safe = [c for c in ruffs if not later or v.safe_for(c, led, (v.seat,))] or ruffs
