@@ -311,6 +311,30 @@ def test_bisca_second_player_takes_an_ace_with_a_low_trump():
     raise AssertionError("no suitable deal")
 
 
+def test_bisca_lets_a_poor_trump_lead_go_and_keeps_its_trumps():
+    game = registry.create("bisca")
+    found = 0
+    for seed in range(400):
+        st = game.new_hand(random.Random(seed))
+        lead = next((c for c in st.legal_moves() if game.suit_of[c] == st.trump and game.card_points[c] == 0), None)
+        if lead is None:
+            continue
+        st.apply(lead)
+        me = st.hands[st.current]
+        higher = [c for c in range(40) if me >> c & 1 and game.suit_of[c] == st.trump
+                  and game.strength[c] > game.strength[lead]]
+        if not higher or all(game.suit_of[c] == st.trump for c in range(40) if me >> c & 1):
+            continue
+        move, rule = choose(st)
+        card = game.deck.parse(move)
+        # Not taken with a trump: the cheapest side card goes instead.
+        assert rule == "discard-low" and game.suit_of[card] != st.trump
+        found += 1
+        if found == 5:
+            return
+    raise AssertionError("too few deals with a low trump lead")
+
+
 @pytest.mark.parametrize("name", games_available(TRICK_GAMES))
 def test_heuristic_simulation_policy_plays_legal_moves(name):
     from engine.search import knowledge
