@@ -93,7 +93,11 @@ def test_sueca_lead_master_counts_played_aces():
 
 
 def test_sueca_lead_low_without_masters():
+    # Hearts are trumps: with a pointless trump (the 5H) it leads that, drawing the opponents' trumps ...
     st = sueca_position(["KS 2S 4C 5H", "3D 4D 3S", "7C 2C 5S", "4S 5C 6S"], [], leader=0)
+    assert choose(st) == ("5H", "lead-low-trump")
+    # ... with only the KH it keeps that and leads the cheapest card of its longest side suit.
+    st = sueca_position(["KS 2S 4C KH", "3D 4D 3S", "7C 2C 5S", "4S 5C 6S"], [], leader=0)
     assert choose(st) == ("2S", "lead-low")
 
 
