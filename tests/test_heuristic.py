@@ -339,6 +339,32 @@ def test_bisca_lets_a_poor_trump_lead_go_and_keeps_its_trumps():
     raise AssertionError("too few deals with a low trump lead")
 
 
+def test_four_player_briscola_loads_the_partners_trick():
+    game = registry.create("briscola", {"players": "4"})
+    found = 0
+    for seed in range(300):
+        rng = random.Random(seed)
+        st = game.new_hand(rng)
+        while not st.is_terminal():
+            if len(st.trick) >= 2:
+                best = st.trick[st.trick_winner_index()]
+                winner = (st.leader + st.trick_winner_index()) % 4  # seats in playing order
+                plain = [c for c in st.legal_moves() if game.suit_of[c] != st.trump and game.card_points[c] > 0]
+                if winner % 2 == st.current % 2 and plain and game.suit_of[best] == st.trump:
+                    move, rule = choose(st)
+                    # The partner's trump wins so far: the richest plain card goes on it, even before the last
+                    # opponent has played.
+                    assert rule == "load-partner"
+                    assert game.deck.parse(move) == max(plain, key=lambda c: (game.card_points[c], -game.strength[c]))
+                    found += 1
+                    break
+            moves = st.legal_moves()
+            st.apply(moves[int(rng.random() * len(moves))])
+        if found == 5:
+            return
+    raise AssertionError("too few positions with the partner winning")
+
+
 @pytest.mark.parametrize("name", games_available(TRICK_GAMES))
 def test_heuristic_simulation_policy_plays_legal_moves(name):
     from engine.search import knowledge

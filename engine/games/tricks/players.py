@@ -54,6 +54,7 @@ from engine.agent import Agent, Budget
 from engine.cards import iter_bits, popcount
 from engine.determinize import determinize
 from engine.game import Game
+from engine.games.tricks.greedy import greedy_move
 from engine.observation import Observation
 
 __all__ = ["ENDGAME_CARDS", "HeuristicAgent", "PointTrickPlayer", "RulePlayerAgent", "TrickView", "endgame_best",
@@ -107,6 +108,9 @@ class TrickView:
         self.free_play: bool = callable(must_follow) and not must_follow()
         # Briscola and 3-card Bisca: three cards in hand and free play, trumps scarce in every hand
         self.three_card_free_play: bool = self.free_play and int(g.variant.get("hand_size", 3)) <= 3
+        # Four-player Bisca and Briscola: partners, three cards each (Sueca deals ten and has no hand_size)
+        self.partners_with_three_cards: bool = (len(self.team) > 1 and "hand_size" in g.variant
+                                                and int(g.variant["hand_size"]) <= 3)
 
     # --- cards ------------------------------------------------------------------------------------------
     def suit_cards(self, mask: int, suit: int) -> int:
@@ -190,6 +194,11 @@ trump lead (a smaller trick led in trumps is let go, keeping the trumps for the 
 ``greedy`` 61.5% instead of 51.8%, docs/results.md)."""
 
 
+PARTNER_LEADS = frozenset({"lead-master", "draw-trumps", "lead-to-partner-ruff", "lead-low-trump"})
+"""The rules that still decide with four players and three cards each; every other decision there is the one-ply
+``greedy`` player's, which the other rules lost to (Briscola 37.6% against greedy, docs/results.md)."""
+
+
 def _team_points(state: Any, team: tuple[int, ...]) -> int:
     cp = state.game.card_points
     return sum(cp[c] for s in team for c in iter_bits(state.won[s]))
@@ -264,7 +273,22 @@ class PointTrickPlayer:
             if len(moves) == 1:
                 self.last_rule = "forced"
                 return moves[0]
-        return self.follow(v, moves) if v.trick else self.lead(v, moves)
+        move = self.follow(v, moves) if v.trick else self.lead(v, moves)
+        if v.partners_with_three_cards and self.last_rule not in PARTNER_LEADS:
+            return self.partnership_move(v)
+        return move
+
+    def partnership_move(self, v: TrickView) -> int:
+        """Four players, three cards each: the ``greedy`` player's move (load the partner's trick, take a trick
+        worth it as cheaply as possible, else throw the cheapest card; lead the cheapest), named by its rule."""
+        card = greedy_move(v.state, None)
+        if not v.trick:
+            self.last_rule = "lead-low"
+        else:
+            best, best_seat = v.winning_card()
+            self.last_rule = ("load-partner" if best_seat in v.team
+                              else "take-cheaply" if v.beats(card, best, v.led) else "discard-low")
+        return card
 
     # --- leading ----------------------------------------------------------------------------------------
     def lead(self, v: TrickView, moves: list[int]) -> int:
