@@ -194,6 +194,9 @@ trump lead (a smaller trick led in trumps is let go, keeping the trumps for the 
 ``greedy`` 61.5% instead of 51.8%, docs/results.md)."""
 
 
+_UNUSED_RNG = random.Random(0)
+"""The ``greedy`` rules take a generator but never draw from it."""
+
 PARTNER_LEADS = frozenset({"lead-master", "draw-trumps", "lead-to-partner-ruff", "lead-low-trump"})
 """The rules that still decide with four players and three cards each; every other decision there is the one-ply
 ``greedy`` player's, which the other rules lost to (Briscola 37.6% against greedy, docs/results.md)."""
@@ -275,13 +278,16 @@ class PointTrickPlayer:
                 return moves[0]
         move = self.follow(v, moves) if v.trick else self.lead(v, moves)
         if v.partners_with_three_cards and self.last_rule not in PARTNER_LEADS:
-            return self.partnership_move(v)
+            return self.partnership_move(v, moves, move)
         return move
 
-    def partnership_move(self, v: TrickView) -> int:
+    def partnership_move(self, v: TrickView, moves: list[int], move: int) -> int:
         """Four players, three cards each: the ``greedy`` player's move (load the partner's trick, take a trick
-        worth it as cheaply as possible, else throw the cheapest card; lead the cheapest), named by its rule."""
-        card = greedy_move(v.state, None)
+        worth it as cheaply as possible, else throw the cheapest card; lead the cheapest), named by its rule;
+        ``move`` where greedy would take a trump exchange these rules turned down."""
+        card = greedy_move(v.state, _UNUSED_RNG)
+        if card not in moves:
+            return move
         if not v.trick:
             self.last_rule = "lead-low"
         else:
