@@ -22,7 +22,7 @@ CORE = {"engine", "engine.cards", "engine.rng", "engine.game", "engine.observati
         "engine.match", "engine.registry", "engine.agent", "engine.knowledge"}
 TOP_LEVEL = {"engine.presets": "runtime", "engine.worker": "runtime", "engine.arena": "lab", "engine.fuzz": "lab",
              "engine.bench": "lab", "engine.agents": "runtime",
-             "engine.reproduce": "lab", "engine.ladder": "lab"}
+             "engine.reproduce": "lab", "engine.ladder": "lab", "engine.counterfactual": "lab"}
 """Modules outside a layer's package. ``engine.agents`` is the SPEC factory: it seats every agent, among them the
 root-parallel search that runs in the runtime's helper processes (the agents themselves stay in their layers)."""
 
