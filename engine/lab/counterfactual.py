@@ -1,7 +1,7 @@
 """What each rule of a rule-based player is worth, deal by deal: the counterfactual study.
 
     python -m engine.counterfactual --game GAME [--variant KEY=VALUE ...] [--agent SPEC] [--opponent SPEC]
-                                    [--compare SPEC ...] [--deals N] [--seed S] [--jobs J] [--json PATH]
+                                    [--compare SPEC ...] [--deals N] [--seed S] [--jobs J] [--json PATH] [--quiet]
 
 For deterministic players (the rule-based agents: the same observation always gets the same move). The agent
 plays the opponent on the ladder's games (:mod:`engine.lab.ladder`: its seatings and seat rotations, the same
@@ -186,7 +186,7 @@ def summarize(studies: Sequence[GameStudy], compare: Sequence[str]) -> dict[str,
 
 
 def run(game_name: str, variant: dict[str, Any], agent_spec: str, opponent_spec: str, compare: Sequence[str],
-        deals: int, seed: int = 0, jobs: int = 1) -> dict[str, Any]:
+        deals: int, seed: int = 0, jobs: int = 1, progress: bool = False) -> dict[str, Any]:
     """The whole study (JSON-ready); the set-up is checked (GameError) before any game is played."""
     game = check_setup(game_name, variant, agent_spec, opponent_spec, compare, deals)
     variant = game.variant
@@ -197,18 +197,30 @@ def run(game_name: str, variant: dict[str, Any], agent_spec: str, opponent_spec:
             for rotation in range(len(arena.rotations(specs))):
                 tasks.append((game_name, variant, agent_spec, opponent_spec, tuple(compare), seed, deal, seating,
                               rotation))
+    studies: list[GameStudy] = []
+
+    def keep(study: GameStudy) -> None:
+        studies.append(study)
+        if progress and (len(studies) % 10 == 0 or len(studies) == len(tasks)):
+            print(f"\r{len(studies)}/{len(tasks)} games", end="", file=sys.stderr, flush=True)
+
     if jobs == 1 or len(tasks) == 1:
-        studies = [_study_task(t) for t in tasks]
+        for t in tasks:
+            keep(_study_task(t))
     else:
         with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            studies = pool.map(_study_task, tasks, chunksize=max(1, len(tasks) // (jobs * 8)))
+            for study in pool.imap_unordered(_study_task, tasks, chunksize=max(1, min(20, len(tasks) // (jobs * 8)))):
+                keep(study)
+    if progress:
+        print(file=sys.stderr)
+    studies.sort(key=lambda st: st.key)  # the summary does not depend on the finishing order
     return {"game": game_name, "variant": variant, "agent": agent_spec, "opponent": opponent_spec,
             "compare": list(compare), "deals": deals, "seed": seed, **summarize(studies, compare)}
 
 
 def check_setup(game_name: str, variant: dict[str, Any], agent_spec: str, opponent_spec: str,
                 compare: Sequence[str], deals: int) -> Game:
-    """The game with its variant, after checking every SPEC (fair agents that take no budget) and the deals."""
+    """The game with its variant, after checking every SPEC (fair agents only) and the deals."""
     game = registry.create(game_name, variant)
     if deals < 1:
         raise GameError("--deals must be at least 1")
@@ -252,11 +264,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=cli.positive_int, default=1, help="worker processes (default 1)")
     parser.add_argument("--json", metavar="PATH", type=cli.output_file)
+    parser.add_argument("--quiet", action="store_true", help="no progress line")
     args = parser.parse_args(argv)
     compare = args.compare or [args.opponent]
     try:
         summary = run(args.game, registry.parse_variant(args.variant), args.agent, args.opponent, compare,
-                      args.deals, args.seed, args.jobs)
+                      args.deals, args.seed, args.jobs, progress=not args.quiet)
     except GameError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
