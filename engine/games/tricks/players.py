@@ -377,7 +377,8 @@ class PointTrickPlayer:
                 return card
         if winners and not later and pts > 0 and not keep_trumps:
             card = min(winners, key=lambda c: (v.points[c], v.strength[c], c))
-            if v.points[card] <= pts and not (v.three_card_free_play and v.suit_of[card] == v.trump and pts < 10):
+            if v.points[card] <= pts and not (v.three_card_free_play and v.suit_of[card] == v.trump
+                                              and pts < WORTH_A_TRUMP):
                 self.last_rule = "take-cheaply"
                 return card
         if len(winners) == len(moves):
