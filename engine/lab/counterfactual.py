@@ -125,6 +125,9 @@ def study_game(game_name: str, variant: dict[str, Any], agent_spec: str, opponen
             base = value[move]
             obs = state.observation(seat)
             picks = [other.choose(obs, random.Random(0)) for other in others]
+            for other, pick in zip(others, picks, strict=True):
+                if pick not in value:
+                    raise GameError(f"{other.spec} chose an illegal move {pick!r} at seat {seat}")
             decisions.append(Decision(
                 rule, [value[p][0] - base[0] for p in picks], [value[p][1] - base[1] for p in picks],
                 [p != move for p in picks], max(v[0] for v in value.values()) - base[0]))
