@@ -45,7 +45,8 @@ def option_specs(game: Game) -> list[str]:
     specs += [f"cheat:iterations={TINY},sim={p},reward=diff" for p in registered["policy"][:1]]
     specs += [f"{base},transpositions=true,dets=3", f"{base},reuse=true", f"ismcts:iterations={3 * TINY},endgame=40",
               f"{base},sim=nast,nast_n=2,nast_policy=ucb1", f"{base},reward=sd", f"{base},reward=relative",
-              f"{base},reward=wl", f"{base},beam_width=2,beam_limit=4", f"detuct:iterations={TINY},trees=2",
+              f"{base},reward=wl", f"{base},sim=eval", f"{base},sim=eval,eval_depth=2,eval_nodes=100",
+              f"{base},beam_width=2,beam_limit=4", f"detuct:iterations={TINY},trees=2",
               f"cheat:iterations={TINY}", presets.preset_spec(name, "beginner")]
     for agent in agents.available():
         cls = agents.agent_class(agent)

@@ -102,6 +102,8 @@ class SearchConfig:
         self.sim = str(cfg["sim"]) if cfg["sim"] != "default" else knowledge.default_simulation(game.name)
         self.sim_epsilon = float(cfg.get("sim_epsilon", 0.0))
         self.eval_plies = int(cfg.get("eval_plies", 0))
+        self.eval_depth = int(cfg.get("eval_depth", 0))
+        self.eval_nodes = int(cfg.get("eval_nodes", 400))
         self.nast_n = int(cfg["nast_n"])
         self.nast_policy = str(cfg["nast_policy"])
         self.tau = float(cfg["tau"])
@@ -154,7 +156,7 @@ def run_ismcts(obs: Observation, rng: random.Random, conf: SearchConfig, budget:
     expand = strategies.expansion(obs, conf, Node, root, _generic_infoset_key)
     nast = (NAST(conf.nast_n, conf.nast_policy, conf.tau, conf.epsilon, conf.nast_c, REWARD_RANGE[reward_kind])
             if conf.sim == "nast" else None)
-    play_out = strategies.playout(rng, conf, knowledge.playouts(conf.game_name), nast, obs.state.game)
+    play_out = strategies.playout(rng, conf, knowledge.playouts(conf.game_name), nast, obs.state.game, obs.seat)
     track = nast is not None
     root_moves: dict[Hashable, int] = {}
 
@@ -422,7 +424,8 @@ def _freeze(value: Any) -> Hashable:
 
 
 EVAL_REWARDS = ("pwl", "wl")
-"""The rewards ``sim=eval`` can back up: the game's evaluation estimates the outcome."""
+"""The rewards ``sim=eval`` can back up: the game's evaluation estimates the outcome (with ``eval_depth``, whose
+leaves are valued by ``pimc``'s search, also ``match``)."""
 
 SIM_EPSILON = Option(
     "sim_epsilon", 0.0, "epsilon-greedy simulation over the sim= policy: each simulation move is a uniformly random "
@@ -435,11 +438,15 @@ def check_knowledge_names(game_name: str, conf: SearchConfig) -> None:
     """Refuse a SPEC that names simulation, pruning, belief, move-handler, opponent, resolver or decision-rule
     knowledge the game does not have (each error lists the valid names)."""
     check_simulation(game_name, conf.sim, conf.sim_epsilon)
-    if conf.sim == "eval" and conf.reward not in EVAL_REWARDS:
-        raise VariantError(f"sim=eval estimates the outcome, so it needs reward= one of {', '.join(EVAL_REWARDS)} "
+    rewards = EVAL_REWARDS + (("match",) if conf.eval_depth else ())
+    if conf.sim == "eval" and conf.reward not in rewards:
+        raise VariantError(f"sim=eval estimates the outcome, so it needs reward= one of {', '.join(rewards)} "
                            f"(got {conf.reward!r})")
-    if conf.eval_plies and conf.sim != "eval":
-        raise VariantError("option 'eval_plies' only applies with sim=eval")
+    if (conf.eval_plies or conf.eval_depth) and conf.sim != "eval":
+        raise VariantError(f"option '{'eval_plies' if conf.eval_plies else 'eval_depth'}' only applies with sim=eval")
+    if conf.eval_plies and conf.eval_depth:
+        raise VariantError("options 'eval_plies' and 'eval_depth' exclude each other: random moves or a search "
+                           "before the evaluation")
     lookups: tuple[tuple[str, Callable[[str, str], Any]], ...] = (
         (conf.prune, knowledge.pruner), (conf.bias, knowledge.bias), (conf.handler, knowledge.move_handler),
         (conf.opponents, knowledge.policy), (conf.resolve, knowledge.resolver), (conf.rule, knowledge.rule))
@@ -499,6 +506,12 @@ class ISMCTSAgent(Agent):
         SIM_EPSILON,
         Option("eval_plies", 0, "with sim=eval: random moves played from the new node before it is evaluated",
                type=int, min=0, max=200),
+        Option("eval_depth", 0, "with sim=eval: the new node is worth pimc's search of the iteration's deal, "
+               "this many plies deep with the evaluation at its horizon (ISMCTS with PIMC leaves); 0 = the "
+               "evaluation of the node itself", type=int, min=0, max=200),
+        Option("eval_nodes", 400, "with sim=eval and eval_depth: alpha-beta nodes a leaf's search may spend "
+               "(iterative deepening keeps the last pass that fits, as pimc's 'nodes')", type=int, min=1,
+               max=100_000_000),
         Option("nast_n", 2, "NAST n-gram length", type=int, min=1, max=4),
         Option("nast_policy", "roulette", "NAST move policy", choices=NAST_POLICIES),
         Option("tau", 1.0, "Gibbs temperature for NAST", type=float, min=0.001, max=1000.0),
@@ -567,6 +580,7 @@ class ISMCTSAgent(Agent):
         "resolve": ("a move handler (handler=...)", lambda c: bool(c.handler)),
         "beam_limit": ("beam search (beam_width > 0)", lambda c: c.beam_width > 0),
         "tt_stats": ("transpositions=true", lambda c: c.transpositions),
+        "eval_nodes": ("sim=eval and eval_depth > 0", lambda c: c.sim == "eval" and c.eval_depth > 0),
     }
 
     def _check_dependent_options(self, given: dict[str, Any]) -> None:

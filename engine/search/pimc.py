@@ -45,7 +45,7 @@ from engine.search import knowledge
 from engine.search.common import CLOCK_OPTION, CLOCKS, reward_function, reward_vector
 from engine.search.sampler import DealSampler
 
-__all__ = ["PIMCAgent", "SCORE_WEIGHT", "playout_evaluation", "search_deal"]
+__all__ = ["PIMCAgent", "SCORE_WEIGHT", "leaf_search", "playout_evaluation", "search_deal"]
 
 SCORE_WEIGHT = 0.1
 """Weight of the seat's score reward (0..1) in a finished hand's value; the outcome has the rest."""
@@ -298,6 +298,62 @@ def _team(game: Game, seat: int) -> tuple[int, ...]:
         if seat in t:
             return tuple(t)
     return (seat,)
+
+
+LEAF_TABLE_LIMIT = 200_000
+"""Transposition entries :func:`leaf_search` keeps before it starts a new table (its keys are whole deals, so
+entries stay correct from one position to the next; the limit bounds the memory)."""
+
+
+def leaf_search(game: Game, seat: int, depth: int, nodes: int, rng: random.Random,
+                reward: str = "outcome") -> Callable[[GameState], list[float]]:
+    """Every seat's value of an unfinished position, by the search ``pimc`` runs on one deal: the position's own
+    moves searched from ``seat``'s side to ``depth`` plies within ``nodes`` alpha-beta nodes (the game's fast path
+    where it has one), the position worth the best of them for the side to move (paranoid, two sides: ``seat``'s
+    team gets ``v``, the others ``1 - v``), or by max-n with three or more sides. Values are on the scale of
+    ``pimc``'s ``reward``: 0 (loss) to 1 (win) as ``outcome`` scores a finished hand, or the ``match`` reward;
+    the caller scores finished hands itself."""
+    fast = knowledge.playouts(game.name)
+    terminal: TerminalFn = outcome_value
+    if reward == "match":
+        terminal = reward_function("match", game.name, fast)
+        own = knowledge.match_evaluation(game.name)
+        evaluate = own if own is not None else playout_evaluation(1, fast, terminal)
+    else:
+        own = knowledge.evaluation(game.name)
+        evaluate = own if own is not None else playout_evaluation(1, fast)
+    team = _team(game, seat)
+    seats = range(game.num_players)
+    if len(game.teams()) >= 3:
+        maxn = _MaxNSearch(seat, team, evaluate, rng, inf, None, fast, game.num_players, terminal=terminal)
+
+        def max_n_values(state: GameState) -> list[float]:
+            if len(maxn.vectors) > LEAF_TABLE_LIMIT:
+                maxn.vectors.clear()
+            maxn.node_cap = maxn.nodes + nodes
+            try:
+                return list(maxn.vector(state, depth))
+            except _Stop:
+                maxn.node_cap = 1 << 62
+                return list(maxn.vector(state, 1))
+            finally:
+                maxn.node_cap = 1 << 62
+
+        return max_n_values
+    search = _DealSearch(seat, team, evaluate, rng, inf, None, fast, terminal=terminal)
+    fast_deals = own is not None and reward != "match"  # the fast path scores the outcome
+
+    def paranoid_values(state: GameState) -> list[float]:
+        moves = state.legal_moves()
+        found = fast.deal_search(state, seat, moves, depth, nodes, SCORE_WEIGHT, None) if fast_deals else None
+        if found is None:
+            if len(search.table) > LEAF_TABLE_LIMIT:
+                search.table.clear()
+            found = search_deal(search, state, moves, depth, nodes)
+        v = max(found.values()) if state.current_player in team else min(found.values())
+        return [v if s in team else 1.0 - v for s in seats]
+
+    return paranoid_values
 
 
 class PIMCAgent(Agent):

@@ -12,7 +12,8 @@ resolved here into plain functions that the loop calls without testing a flag:
   (abstracted) information sets (manzke2025 4.3);
 * simulation and reward (:func:`playout`): the game's fast random playouts, its rollouts and policies or NAST,
   followed by the reward of every seat (:func:`engine.search.common.reward_function`); or no playout, the game's
-  evaluation of the new node (``sim=eval``, the horizon estimate of :mod:`engine.search.pimc`).
+  evaluation of the new node (``sim=eval``, the horizon estimate of :mod:`engine.search.pimc`), or with
+  ``eval_depth`` the value ``pimc``'s search of the determinization gives it (ISMCTS with PIMC leaves).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from engine.knowledge import EvaluationFn, Playouts
 from engine.observation import Observation
 from engine.search import knowledge
 from engine.search.common import NAST, reward_function
+from engine.search.pimc import leaf_search
 from engine.search.sampler import DealSampler
 
 __all__ = ["Branching", "Expansion", "Options", "Playout", "TreeMoves", "branching", "determinizer", "expansion",
@@ -44,6 +46,8 @@ class Options(Protocol):
     sim: str
     sim_epsilon: float
     eval_plies: int
+    eval_depth: int
+    eval_nodes: int
     dets: int
     bias: str
     handler: str
@@ -163,12 +167,18 @@ def expansion(obs: Observation, conf: Options, node_class: Any, root: Any,
     return transposed
 
 
-def playout(rng: random.Random, conf: Options, playouts: Playouts[Any], nast: NAST | None, game: Game) -> Playout:
+def playout(rng: random.Random, conf: Options, playouts: Playouts[Any], nast: NAST | None, game: Game,
+            seat: int = 0) -> Playout:
     """``playout(d, seq) -> rewards``: simulate ``d`` (a hand of ``game``) to the end with ``conf.sim`` and return
-    every seat's ``conf.reward`` (``sim=eval``: the game's estimate of each seat's outcome instead). ``seq`` holds
-    the tree's ``(seat, move)`` pairs of this iteration when NAST learns."""
+    every seat's ``conf.reward`` (``sim=eval``: the game's estimate of each seat's outcome instead, or with
+    ``conf.eval_depth`` the value of ``pimc``'s search of ``d`` from ``seat``'s side). ``seq`` holds the tree's
+    ``(seat, move)`` pairs of this iteration when NAST learns."""
     kind = conf.reward
     reward = reward_function(kind, conf.game_name, playouts)
+    if conf.sim == "eval" and conf.eval_depth:
+        scale = "match" if kind == "match" else "outcome"
+        return searched_leaf(leaf_search(game, seat, conf.eval_depth, conf.eval_nodes, rng, scale), kind == "wl",
+                             reward)
     if conf.sim == "eval":
         return evaluation_playout(rng, knowledge.evaluation(conf.game_name), game.num_players, conf.eval_plies,
                                   kind == "wl", reward)
@@ -239,6 +249,20 @@ def evaluation_playout(rng: random.Random, evaluate: EvaluationFn | None, num_pl
         return [2.0 * v - 1.0 for v in values] if signed else values
 
     return evaluation_leaf
+
+
+def searched_leaf(values: Callable[[GameState], list[float]], signed: bool,
+                  reward: Callable[[GameState], list[float]]) -> Playout:
+    """No playout: every seat's value of the new node by ``values`` (0 loss .. 1 win, mapped to -1 .. 1 when
+    ``signed``); a finished hand gets its real ``reward``."""
+
+    def searched(d: GameState, seq: list[tuple[int, int]] | None) -> list[float]:
+        if d.is_terminal():
+            return reward(d)
+        found = values(d)
+        return [2.0 * v - 1.0 for v in found] if signed else found
+
+    return searched
 
 
 def epsilon_playout(rng: random.Random, policy: Callable[[GameState, random.Random], int], epsilon: float,
