@@ -100,9 +100,9 @@ def test_unusable_leaf_search_options_are_refused(spec: str, listed: str) -> Non
 
 
 def test_searched_leaves_beat_random_by_a_wide_margin() -> None:
-    summary = arena.run("briscola", {}, ["ismcts:iterations=60,sim=eval,eval_depth=3", "random"], 40, seed=1,
+    summary = arena.run("briscola", {}, ["ismcts:iterations=20,sim=eval,eval_depth=3", "random"], 40, seed=1,
                         jobs=1)
     paired = summary["paired"]
     assert paired["deals"] == 20
     low, _high = paired["outcome_difference_ci95"]
-    assert low > 0.3, paired  # seeded: the search's outcome minus random's, per deal, 95% interval above +0.3
+    assert low > 0.4, paired  # seeded: the search's outcome minus random's, per deal, 95% interval above +0.4
