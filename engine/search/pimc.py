@@ -45,7 +45,7 @@ from engine.search import knowledge
 from engine.search.common import CLOCK_OPTION, CLOCKS, reward_function, reward_vector
 from engine.search.sampler import DealSampler
 
-__all__ = ["PIMCAgent", "SCORE_WEIGHT", "leaf_search", "playout_evaluation", "search_deal"]
+__all__ = ["PIMCAgent", "SCORE_WEIGHT", "hand_values", "leaf_search", "playout_evaluation", "search_deal"]
 
 SCORE_WEIGHT = 0.1
 """Weight of the seat's score reward (0..1) in a finished hand's value; the outcome has the rest."""
@@ -90,6 +90,19 @@ def playout_evaluation(playouts: int, fast: Playouts[Any], terminal: TerminalFn 
         return total / playouts
 
     return evaluate
+
+
+def hand_values(game_name: str, reward: str, fast: Playouts[Any],
+                playouts: int) -> tuple[TerminalFn, EvaluationFn, bool]:
+    """``(terminal, evaluate, own)`` for ``reward`` (``outcome`` or ``match``): every seat's value of a finished
+    hand, one seat's estimate of an unfinished one (the game's evaluation on that scale, else the mean of
+    ``playouts`` random playouts) and whether the game gave the evaluation."""
+    if reward == "match":
+        terminal = reward_function("match", game_name, fast)
+        own = knowledge.match_evaluation(game_name)
+        return terminal, own if own is not None else playout_evaluation(playouts, fast, terminal), own is not None
+    own = knowledge.evaluation(game_name)
+    return outcome_value, own if own is not None else playout_evaluation(playouts, fast), own is not None
 
 
 class _DealSearch:
@@ -314,14 +327,7 @@ def leaf_search(game: Game, seat: int, depth: int, nodes: int, rng: random.Rando
     ``pimc``'s ``reward``: 0 (loss) to 1 (win) as ``outcome`` scores a finished hand, or the ``match`` reward;
     the caller scores finished hands itself."""
     fast = knowledge.playouts(game.name)
-    terminal: TerminalFn = outcome_value
-    if reward == "match":
-        terminal = reward_function("match", game.name, fast)
-        own = knowledge.match_evaluation(game.name)
-        evaluate = own if own is not None else playout_evaluation(1, fast, terminal)
-    else:
-        own = knowledge.evaluation(game.name)
-        evaluate = own if own is not None else playout_evaluation(1, fast)
+    terminal, evaluate, own = hand_values(game.name, reward, fast, 1)
     team = _team(game, seat)
     seats = range(game.num_players)
     if len(game.teams()) >= 3:
@@ -341,7 +347,7 @@ def leaf_search(game: Game, seat: int, depth: int, nodes: int, rng: random.Rando
 
         return max_n_values
     search = _DealSearch(seat, team, evaluate, rng, inf, None, fast, terminal=terminal)
-    fast_deals = own is not None and reward != "match"  # the fast path scores the outcome
+    fast_deals = own and reward != "match"  # the fast path scores the outcome
 
     def paranoid_values(state: GameState) -> list[float]:
         moves = state.legal_moves()
@@ -398,19 +404,10 @@ class PIMCAgent(Agent):
         opponents = str(self.config["opponents"])
         self.maxn = opponents == "maxn" or opponents == "auto" and len(game.teams()) >= 3
         self.fast = knowledge.playouts(game.name)
-        playouts = int(self.config["playouts"])
-        if self.config["reward"] == "match":
-            self.terminal = reward_function("match", game.name, self.fast)
-            own = knowledge.match_evaluation(game.name)
-            self.evaluate: EvaluationFn = own if own is not None else \
-                playout_evaluation(playouts, self.fast, self.terminal)
-            self.fast_deals = False
-        else:
-            self.terminal = outcome_value
-            own = knowledge.evaluation(game.name)
-            self.evaluate = own if own is not None else playout_evaluation(playouts, self.fast)
-            # the game's fast path computes the generic search's values with the game's own evaluation, paranoid
-            self.fast_deals = own is not None and not self.maxn
+        reward = str(self.config["reward"])
+        self.terminal, self.evaluate, own = hand_values(game.name, reward, self.fast, int(self.config["playouts"]))
+        # the game's fast path computes the generic search's values with the game's own evaluation, paranoid
+        self.fast_deals = own and reward != "match" and not self.maxn
 
     def choose(self, obs: Observation, rng: random.Random, budget: Budget | None = None) -> int:
         moves = obs.legal_moves()
