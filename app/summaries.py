@@ -192,8 +192,12 @@ def capture_rows(b: dict[str, Any], ctx: Context) -> list[Row]:
     if len(ctx.teams) == 2 and "hand_team" in b and "deck_team" in b:
         hand, deck = int(b["hand_team"]), int(b["deck_team"])
         if 0 <= hand < 2 and 0 <= deck < 2:
-            rows.append(Row(t("Played first (hand team): {names} · dealt (deck team): {deck}",
-                              names=ctx.team_names[hand], deck=ctx.team_names[deck]), style="note"))
+            names, dealer = ctx.team_names[hand], ctx.team_names[deck]
+            if all(len(team) == 1 for team in ctx.teams):  # Scopa: players, not teams
+                line = t("Played first: {names} · dealt: {deck}", names=names, deck=dealer)
+            else:
+                line = t("Played first (hand team): {names} · dealt (deck team): {deck}", names=names, deck=dealer)
+            rows.append(Row(line, style="note"))
     return rows
 
 

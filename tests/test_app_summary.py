@@ -117,6 +117,15 @@ def test_scopone_summary_names_every_category_and_the_teams_in_words() -> None:
     assert teams[deck] in note and "equipa de mão" in note
 
 
+def test_scopa_summary_names_the_first_player_and_the_dealer_not_teams() -> None:
+    game, result = finished("scopa")
+    i18n.set_language("it")
+    rows = rows_of(game, result)
+    hand, deck = result.breakdown["hand_team"], result.breakdown["deck_team"]
+    note = next(r.label for r in rows if r.style == "note" and NAMES[hand] in r.label)
+    assert NAMES[deck] in note and "mazziere" in note
+    assert "squadra" not in note
+
 def test_scopone_variant_categories_only_when_the_variant_is_on() -> None:
     game, result = finished("scopone")
     labels = [r.label for r in rows_of(game, result)]
