@@ -126,6 +126,7 @@ def test_scopa_summary_names_the_first_player_and_the_dealer_not_teams() -> None
     assert NAMES[deck] in note and "mazziere" in note
     assert "squadra" not in note
 
+
 def test_scopone_variant_categories_only_when_the_variant_is_on() -> None:
     game, result = finished("scopone")
     labels = [r.label for r in rows_of(game, result)]
