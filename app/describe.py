@@ -58,6 +58,17 @@ def seat_name(label: str) -> str:
     return label
 
 
+def winners_line(labels: Sequence[str]) -> str:
+    """The match's result in words from its winners' seat labels: "Winner: Ana", "Winners: Ana & Carla", or a draw
+    when there are none."""
+    names = [seat_name(label) for label in labels]
+    if len(names) == 1:
+        return t("Winner: {name}", name=names[0])
+    if names:
+        return t("Winners: {names}", names=" & ".join(names))
+    return t("The match is drawn.")
+
+
 def table_kind(state: GameState) -> str:
     """The registry's table kind of the state's game ("" when the game is not registered)."""
     try:

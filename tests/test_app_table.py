@@ -455,6 +455,17 @@ def test_default_seat_names_follow_the_current_language() -> None:
         i18n.set_language("en")
 
 
+def test_the_match_result_names_one_winner_several_or_a_draw() -> None:
+    try:
+        i18n.set_language("pt")
+        one = describe.winners_line(["You"])  # a default name stored in English reads in Portuguese
+        assert one == "Vencedor: Você", one
+        assert describe.winners_line(["Ana", "Carla"]) == "Vencedores: Ana & Carla"
+        assert describe.winners_line([]) == i18n.t("The match is drawn.") != "The match is drawn."
+    finally:
+        i18n.set_language("en")
+
+
 @pytest.mark.parametrize("name", ["pharaoh", "scopone"])
 def test_an_open_choice_hides_no_seat_and_no_plates_overlap(app: Any, name: str) -> None:
     """At 800x600 the choice grid covers no seat's cards, name plate or pile, and no two name plates or banners

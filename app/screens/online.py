@@ -478,13 +478,10 @@ class OnlineMatchEndScreen(Screen):
         y = h // 6
         y = txt.blit_text(surface, t("The match is over"), (w // 2, y), int(size * 1.5), GOLD, True,
                           "midtop").bottom + size
-        winners = ctl.match.winner_seats()
-        if winners:
-            names = " & ".join(ctl.seats[s].label for s in winners)
-            y = txt.blit_text(surface, t("Winners: {names}", names=names), (w // 2, y), size, WHITE, True,
-                              "midtop", max_width=w - 40).bottom + size
+        result = describe.winners_line([ctl.seats[s].label for s in ctl.match.winner_seats()])
+        y = txt.blit_text(surface, result, (w // 2, y), size, WHITE, True, "midtop", max_width=w - 40).bottom + size
         for team, total in zip(ctl.game.teams(), ctl.match.totals, strict=False):
-            names = " & ".join(ctl.seats[s].label for s in team)
+            names = " & ".join(describe.seat_name(ctl.seats[s].label) for s in team)
             y = txt.blit_text(surface, f"{names}: {total:g}", (w // 2, y), size, WHITE, False, "midtop",
                               max_width=w - 40).bottom + 4
         note = self.message or (t("The game is in your statistics.") if self.record_ids else "")

@@ -317,13 +317,7 @@ class MatchEndScreen(Screen):
         txt.blit_text(surface, t("Match over"), (w // 2, int(h * 0.12)), int(size * 2.2), GOLD, True, "center")
         txt.blit_text(surface, t(game.title), (w // 2, int(h * 0.12) + int(size * 1.6)), size, MUTED, False,
                       "midtop")
-        winners = ctl.match.winner_seats()
-        if len(winners) == 1:
-            text = t("Winner: {name}", name=describe.seat_name(ctl.seats[winners[0]].label))
-        elif winners:
-            text = t("Winners: {names}", names=" & ".join(describe.seat_name(ctl.seats[s].label) for s in winners))
-        else:
-            text = t("The match is drawn.")
+        text = describe.winners_line([ctl.seats[s].label for s in ctl.match.winner_seats()])
         txt.blit_text(surface, text, (w // 2, int(h * 0.22)), int(size * 1.3), WHITE, True, "center",
                       max_width=w - 60)
         y = int(h * 0.32)
