@@ -317,7 +317,8 @@ class MatchEndScreen(Screen):
         txt.blit_text(surface, t("Match over"), (w // 2, int(h * 0.12)), int(size * 2.2), GOLD, True, "center")
         txt.blit_text(surface, t(game.title), (w // 2, int(h * 0.12) + int(size * 1.6)), size, MUTED, False,
                       "midtop")
-        text = describe.winners_line([ctl.seats[s].label for s in ctl.match.winner_seats()])
+        winners = ctl.match.winner_seats()
+        text = describe.winners_line([ctl.seats[s].label for s in winners])
         txt.blit_text(surface, text, (w // 2, int(h * 0.22)), int(size * 1.3), WHITE, True, "center",
                       max_width=w - 60)
         y = int(h * 0.32)
