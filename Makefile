@@ -23,7 +23,7 @@ play: $(VENV)/.installed
 	$(BIN)/python -m app
 
 test: $(VENV)/.installed-dev
-	$(BIN)/mypy engine saves
+	$(BIN)/mypy engine saves net app
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -n 2 -p no:cacheprovider --doctest-modules tests engine saves
 	$(BIN)/ruff check engine saves app net tests
 	$(MAKE) --no-print-directory wheel-check

@@ -48,11 +48,12 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError:
             parser.error(f"bad --size {args.size!r}: expected WxH, e.g. 1280x800")
     app = App(size)
-    app.push(MenuScreen(app))
+    menu = MenuScreen(app)
+    app.push(menu)
     if args.study and not getattr(app, "read_only", False):  # a second cardtable on the data folder plays no study game
         error = app.open_study(args.study)
         if error:
-            app.top.message = error  # the menu says why the study did not open
+            menu.message = error  # the menu says why the study did not open
     if args.startup_probe:
         app.step()
         app.shutdown()

@@ -255,9 +255,9 @@ class Controller:
         except Exception as e:  # noqa: BLE001
             events = []
             if self.pending is not None:
-                p = self.pending
+                failed = self.pending
                 self.pending = None
-                self._worker_failed(p.seat, p.hint, f"{type(e).__name__}: {e}", -1)
+                self._worker_failed(failed.seat, failed.hint, f"{type(e).__name__}: {e}", -1)
         for ev in events:
             p = self.pending
             if p is None or ev.request_id != p.request_id:

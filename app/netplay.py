@@ -564,8 +564,8 @@ class SharedScreenController(_NetworkTableLimits):
 
     def update(self) -> None:
         """Take every local seat's messages; ask for the device when another local seat is to move."""
-        for sub in self.subs.values():
-            sub.update()
+        for local in self.subs.values():
+            local.update()
         state = self.primary.state
         if state is None or state.is_terminal() or self.primary.waiting_deal or self.clock() < self.hold_until:
             return

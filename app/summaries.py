@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from app.i18n import language, option_value, t
 from engine import registry
 
 
-class Suit(NamedTuple):
+@dataclass(frozen=True)
+class Suit:
     """A suit symbol inside a cell (``index`` into the game's deck suits)."""
 
     index: int

@@ -88,8 +88,8 @@ class Tour:
               stop: Any = None) -> Any:
         """Open a table for ``game_name`` advanced by random moves to a position where a human moves."""
         from app.controller import Controller
-        from app.screens.new_game import new_session
         from app.screens.table import TableScreen
+        from app.sessions import new_session
         from engine import registry
         from saves.session import Seat
 
@@ -231,7 +231,12 @@ class Tour:
         try:
             lobby = online.LobbyScreen(app, hosted)
             app.reset_to(lobby)
-            self.wait(lambda: lobby.can_start and joined.poll() is None and joined.controller is not None)
+
+            def joined_and_ready() -> bool:
+                joined.poll()
+                return lobby.can_start and joined.controller is not None
+
+            self.wait(joined_and_ready)
             self.shot("online_lobby_host")
             lobby.opened = True  # the table stays open for its player's screens below
             player = online.LobbyScreen(app, joined)
@@ -333,8 +338,8 @@ class Tour:
     def measure_frames(self) -> dict[str, float]:
         """Frame work times at 1280x800 while an expert AI searches."""
         from app.controller import Controller
-        from app.screens.new_game import new_session
         from app.screens.table import TableScreen
+        from app.sessions import new_session
         from app.workers import preset_spec
         from engine import registry
         from saves.session import Seat

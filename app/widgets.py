@@ -47,7 +47,8 @@ def dropdown(ui: pygame_gui.UIManager, rect: pygame.Rect, options: list[str], cu
     """A drop-down list showing ``current``."""
     if current not in options:
         current = options[0]
-    return UIDropDownMenu(options, current, rect, ui, container=container)
+    choices: list[str | tuple[str, str]] = list(options)
+    return UIDropDownMenu(choices, current, rect, ui, container=container)
 
 
 def entry(ui: pygame_gui.UIManager, rect: pygame.Rect, text: str, container: Any = None) -> UITextEntryLine:

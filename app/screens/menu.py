@@ -3,6 +3,8 @@ Statistics, Settings, Rules, Quit."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pygame
@@ -143,13 +145,13 @@ class MenuScreen(Screen):
 
     def choose_game(self) -> None:
         """Continue which game: the one at the table or one put aside (``app.resume``)."""
-        choices = []
+        choices: list[tuple[str, Callable[[], None]]] = []
         current = resume.unfinished_at_table(self.app)
         if current is not None or self.store.exists():
             title = t(current.match.game.title) if current is not None else t("The last game")
             choices.append((title, self.continue_current))
         for name in self.put_aside:
-            choices.append((t(registry.game_class(name).title), lambda name=name: self.continue_put_aside(name)))
+            choices.append((t(registry.game_class(name).title), partial(self.continue_put_aside, name)))
         if self.hosted is not None:
             choices.append((t("The hosted table: {game}", game=self.hosted), self.continue_hosted))
         choices.append((t("Back"), lambda: None))

@@ -78,12 +78,14 @@ class SettingsScreen(Screen):
 
     def handle(self, event: pygame.event.Event) -> None:
         """React to one pygame or pygame-gui event."""
+        name_field = self.widgets.get("player_name")
         if event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
             key = next((k for k, wdg in self.widgets.items() if wdg is event.ui_element), None)
             if key:
                 self.change(key, event.text)
-        elif event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED and event.ui_element is self.widgets.get("player_name"):
-            self.app.settings.player_name = event.ui_element.get_text()[:40]
+        elif event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED and name_field is not None \
+                and event.ui_element is name_field:
+            self.app.settings.player_name = name_field.get_text()[:40]
         elif event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element is self.widgets.get("back"):
             self.close()
         elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:

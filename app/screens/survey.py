@@ -86,8 +86,8 @@ class SurveyScreen(Screen):
             record = db.load_record(record_id)
         teams = registry.create(record.game, record.variant).teams()
         study_ctx = getattr(app, "study", None)
-        in_study = bool(record.study) and study_ctx is not None and \
-            record.study.get("study_id") == study_ctx.study.id
+        study = record.study or {}
+        in_study = bool(study) and study_ctx is not None and study.get("study_id") == study_ctx.study.id
         return cls(app, None, record_id, then, seats=record.seats, teams=teams, in_study=in_study)
 
     def value(self, item: Any, target: Any) -> Any:

@@ -812,7 +812,7 @@ class TableScreen(Screen):
         view = View(obs.state, viewer, bottom, hand_counts(obs, n), [describe.seat_name(s.label) for s in ctl.seats],
                     state.current_player, ctl.thinking_seat(), auto_sort=self.app.settings.auto_sort)
         view.stock_count = stock_count(obs)
-        if ctl.human_to_move():
+        if ctl.human_to_move() and viewer is not None:
             legal = state.legal_moves()
             view.legal_moves = legal
             view.human_turn = True
