@@ -655,3 +655,21 @@ def test_the_bottom_player_sees_its_own_tricks_in_a_trick_game(app: Any) -> None
     scopone = open_table(app, "scopone", seed=21)
     app.step()
     assert not any("trick" in label.text for label in scopone.scene.labels)
+
+
+def test_typing_in_the_settings_name_field_renames_the_player(app: Any) -> None:
+    from app.screens.menu import MenuScreen
+    from app.screens.settings import SettingsScreen
+
+    app.reset_to(MenuScreen(app))
+    app.push(SettingsScreen(app))
+    app.step()
+    field = app.top.widgets["player_name"]
+    before = field.get_text()
+    click(app, field.rect.center)
+    for char in "Zé":
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=char))
+        app.step()
+    app.step()  # the field's change event arrives on the next frame
+    assert field.get_text() != before
+    assert app.settings.player_name == field.get_text()[:40] and "Zé" in app.settings.player_name
