@@ -16,6 +16,7 @@ from typing import Any
 
 from app import describe, workers
 from app.describe import LogEntry
+from app.i18n import t
 from engine.game import GameState, HandResult, IllegalMove
 from engine.rng import derive_seed
 from saves.limits import move_time_limit
@@ -183,7 +184,6 @@ class Controller:
         self._poll_worker(now)
         take = getattr(self.autosave, "take_errors", None)
         if take is not None:
-            from app.i18n import t
 
             for error in take():
                 self.notify(t("Autosave failed: {error}", error=error), error=True)
@@ -279,8 +279,6 @@ class Controller:
 
     def _worker_failed(self, seat: int, hint: bool, error: str, fallback: int) -> None:
         first_line = error.strip().splitlines()[0] if error.strip() else "unknown error"
-        from app.i18n import t
-
         if hint:
             self.notify(t("The hint could not be computed: {error}", error=first_line), error=True)
             return
@@ -381,7 +379,6 @@ class Controller:
         try:
             self.autosave.save(self.session)
         except Exception as e:  # noqa: BLE001
-            from app.i18n import t
 
             self.notify(t("Autosave failed: {error}", error=str(e)), error=True)
 
