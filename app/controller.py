@@ -184,7 +184,6 @@ class Controller:
         self._poll_worker(now)
         take = getattr(self.autosave, "take_errors", None)
         if take is not None:
-
             for error in take():
                 self.notify(t("Autosave failed: {error}", error=error), error=True)
         self.notices = [n for n in self.notices if n.until > now]
@@ -379,7 +378,6 @@ class Controller:
         try:
             self.autosave.save(self.session)
         except Exception as e:  # noqa: BLE001
-
             self.notify(t("Autosave failed: {error}", error=str(e)), error=True)
 
     # --- undo and hints ------------------------------------------------------------------------
