@@ -673,3 +673,31 @@ def test_typing_in_the_settings_name_field_renames_the_player(app: Any) -> None:
     app.step()  # the field's change event arrives on the next frame
     assert field.get_text() != before
     assert app.settings.player_name == field.get_text()[:40] and "Zé" in app.settings.player_name
+
+
+def test_the_replay_counts_moves_per_hand_and_holds_each_completed_trick(app: Any) -> None:
+    from app.screens.statistics import ReplayScreen
+
+    screen = open_table(app, "sueca", {"target": 0}, seed=13)
+    play_hand(app, screen, seed=13)
+    app.top.next()
+    end = app.top
+    assert end.name == "match_end" and end.record_id is not None
+    app.push(ReplayScreen(app, end.record_id))
+    replay = app.top
+    app.step()
+    assert replay.sidebar_lines()[2] == "Cards dealt" and replay.make_view().review_trick is None
+    for ply in range(1, 5):
+        key(app, pygame.K_RIGHT)
+        assert replay.sidebar_lines()[2] == f"Move {ply} of 40"
+        view = replay.make_view()
+        if ply < 4:  # the trick is still on the table as it is being played
+            assert view.review_trick is None and len(view.state.trick_plays()) == ply
+    state = replay.steps[replay.index].state
+    winner, plays = state.last_trick()
+    assert not state.trick_plays()  # the table itself has been cleared
+    assert view.review_trick == list(plays) and view.review_winner == winner
+    won = f"{replay.record.seats[winner].label} wins the trick"
+    assert any(line.startswith(won) for line in replay.sidebar_lines())
+    key(app, pygame.K_RIGHT)  # the next trick's lead: the centre shows only that card
+    assert replay.make_view().review_trick is None

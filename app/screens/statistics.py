@@ -198,13 +198,9 @@ class ReplayScreen(Screen):
             elif event.key == pygame.K_END:
                 self.go(len(self.steps) - 1)
 
-    def draw(self, surface: pygame.Surface) -> None:
-        """Draw the screen (GUI elements are drawn afterwards by the manager)."""
-        surface.fill((22, 84, 56))
-        lay = table_layout(*surface.get_size())
-        pygame.draw.rect(surface, (14, 44, 31), lay.sidebar)
-        if not self.steps:
-            return
+    def make_view(self) -> View:
+        """The table at the current step; right after a move that completed a trick, the whole trick stays in the
+        centre (as the table's pause shows it in play) instead of the emptied one."""
         step = self.steps[self.index]
         state = step.state
         obs = state.observation(self.viewer)
@@ -212,7 +208,54 @@ class ReplayScreen(Screen):
         shown = state if self.open_hands else obs.state  # a finished game: nothing is secret any more
         view = View(shown, self.viewer, self.viewer, hand_counts(obs, self.game.num_players), names,
                     state.current_player, auto_sort=self.app.settings.auto_sort, open_hands=self.open_hands)
-        scene = self.renderer.scene(view, lay)
+        completed = self.completed_trick()
+        if completed is not None:
+            view.review_winner, plays = completed
+            view.review_trick = list(plays)
+        return view
+
+    def before(self) -> Any:
+        """The position before the current step's move (None at a hand's deal)."""
+        step = self.steps[self.index]
+        return self.steps[self.index - 1].state if step.move is not None and self.index > 0 else None
+
+    def completed_trick(self) -> tuple[int, tuple[tuple[int, int], ...]] | None:
+        """The trick the current step's move completed (``GameState.last_trick``), else None."""
+        before, after = self.before(), self.steps[self.index].state
+        if before is None:
+            return None
+        trick = after.last_trick()
+        return trick if trick is not None and trick != before.last_trick() else None
+
+    def sidebar_lines(self) -> list[str]:
+        """The game, the hand, where in the hand the step is, the move as a sentence, who won a completed trick,
+        and the score."""
+        step = self.steps[self.index]
+        names = [s.label for s in self.record.seats]
+        moves = len(self.record.moves[step.hand_index]) if step.hand_index < len(self.record.moves) else 0
+        lines = [_title(self.record.game), t("Hand {n}", n=step.hand_index + 1),
+                 t("Move {n} of {total}", n=step.ply, total=moves) if step.ply else t("Cards dealt")]
+        before = self.before()
+        if step.move is not None and step.seat is not None:
+            lines.append(replay_move_text(before, step.move, names[step.seat], step.notation))
+        if before is not None:
+            won = describe.trick_entry(before.last_trick(), before.running_points(), step.state)
+            if won is not None:
+                lines.append(describe.entry_text(won, self.game.deck, names, won.seat))
+        teams = self.game.teams()
+        lines.append(t("Score: {scores}", scores=" · ".join(
+            f"{' & '.join(names[s] for s in teams[i])} {v:g}" if i < len(teams) else f"{v:g}"
+            for i, v in enumerate(step.totals))))
+        return lines
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the screen (GUI elements are drawn afterwards by the manager)."""
+        surface.fill((22, 84, 56))
+        lay = table_layout(*surface.get_size())
+        pygame.draw.rect(surface, (14, 44, 31), lay.sidebar)
+        if not self.steps:
+            return
+        scene = self.renderer.scene(self.make_view(), lay)
         art = self.renderer.art
         for sp in scene.sprites:
             width = sp.width or sp.rect.w
@@ -227,16 +270,7 @@ class ReplayScreen(Screen):
         size = lay.label_size
         w = lay.sidebar.w - 2 * lay.margin
         y = txt.blit_text(surface, t("Replay"), (x, y), int(size * 1.5), GOLD, True).bottom + 6
-        lines = [_title(self.record.game), t("Hand {n}", n=step.hand_index + 1),
-                 t("Move {n} of {total}", n=self.index + 1, total=len(self.steps))]
-        if step.move is not None and step.seat is not None:
-            before = self.steps[self.index - 1].state if self.index > 0 else None
-            lines.append(replay_move_text(before, step.move, names[step.seat], step.notation))
-        teams = self.game.teams()
-        lines.append(t("Score: {scores}", scores=" · ".join(
-            f"{' & '.join(names[s] for s in teams[i])} {v:g}" if i < len(teams) else f"{v:g}"
-            for i, v in enumerate(step.totals))))
-        for line in lines:
+        for line in self.sidebar_lines():
             for part in txt.wrap(line, size, w):
                 txt.blit_text(surface, part, (x, y), size, WHITE)
                 y += size + 6
