@@ -701,3 +701,32 @@ def test_the_replay_counts_moves_per_hand_and_holds_each_completed_trick(app: An
     assert any(line.startswith(won) for line in replay.sidebar_lines())
     key(app, pygame.K_RIGHT)  # the next trick's lead: the centre shows only that card
     assert replay.make_view().review_trick is None
+
+
+def test_page_keys_jump_between_the_hands_of_a_replay(app: Any) -> None:
+    from app.screens.statistics import ReplayScreen
+    from saves.demo import demo_session, play_to_end
+    from saves.records import RecordsDB
+
+    session = demo_session(3, game="mosssidewhist")
+    play_to_end(session)
+    with RecordsDB() as db:
+        record_id = db.record_game(session)
+    app.push(ReplayScreen(app, record_id))
+    replay = app.top
+    app.step()
+    starts = replay.hand_starts()
+    assert len(starts) == len(session.moves) >= 2 and starts[0] == 0
+    for start in starts[1:]:
+        key(app, pygame.K_PAGEDOWN)
+        assert replay.index == start and replay.sidebar_lines()[2] == "Cards dealt"
+    key(app, pygame.K_PAGEDOWN)  # from the last deal: the end of the match
+    assert replay.index == len(replay.steps) - 1 and replay.steps[-1].state.is_terminal()
+    key(app, pygame.K_PAGEUP)  # back to the last hand's deal
+    assert replay.index == starts[-1]
+    key(app, pygame.K_RIGHT)
+    key(app, pygame.K_RIGHT)
+    key(app, pygame.K_PAGEUP)  # from inside a hand: its own deal first
+    assert replay.index == starts[-1]
+    key(app, pygame.K_PAGEUP)
+    assert replay.index == starts[-2]

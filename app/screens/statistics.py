@@ -173,6 +173,18 @@ class ReplayScreen(Screen):
         """Show replay step ``index`` (clamped)."""
         self.index = max(0, min(len(self.steps) - 1, index))
 
+    def hand_starts(self) -> list[int]:
+        """The step index of each hand's deal."""
+        return [i for i, step in enumerate(self.steps) if step.move is None]
+
+    def previous_hand(self) -> None:
+        """Back to the deal of this hand, or of the hand before when already there."""
+        self.go(max((i for i in self.hand_starts() if i < self.index), default=0))
+
+    def next_hand(self) -> None:
+        """On to the deal of the next hand (the last hand: its end)."""
+        self.go(min((i for i in self.hand_starts() if i > self.index), default=len(self.steps) - 1))
+
     def handle(self, event: pygame.event.Event) -> None:
         """React to one pygame or pygame-gui event."""
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
@@ -197,6 +209,10 @@ class ReplayScreen(Screen):
                 self.go(0)
             elif event.key == pygame.K_END:
                 self.go(len(self.steps) - 1)
+            elif event.key == pygame.K_PAGEUP:
+                self.previous_hand()
+            elif event.key == pygame.K_PAGEDOWN:
+                self.next_hand()
 
     def make_view(self) -> View:
         """The table at the current step; right after a move that completed a trick, the whole trick stays in the
@@ -274,8 +290,12 @@ class ReplayScreen(Screen):
             for part in txt.wrap(line, size, w):
                 txt.blit_text(surface, part, (x, y), size, WHITE)
                 y += size + 6
-        txt.blit_text(surface, t("Arrow keys step through the game."), (x, y + 10), int(size * 0.85), MUTED,
-                      max_width=w)
+        small = int(size * 0.85)
+        y += 10
+        keys = t("Arrow keys step through the game; Page Up and Page Down jump to the previous or next hand.")
+        for part in txt.wrap(keys, small, w):
+            txt.blit_text(surface, part, (x, y), small, MUTED, max_width=w)
+            y += small + 4
 
 
 def replay_move_text(before: Any, move: int, name: str, notation: str) -> str:
