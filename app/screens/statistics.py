@@ -238,10 +238,9 @@ class ReplayScreen(Screen):
     def completed_trick(self) -> tuple[int, tuple[tuple[int, int], ...]] | None:
         """The trick the current step's move completed (``GameState.last_trick``), else None."""
         before, after = self.before(), self.steps[self.index].state
-        if before is None:
+        if before is None or describe.trick_entry(before.last_trick(), None, after) is None:
             return None
-        trick = after.last_trick()
-        return trick if trick is not None and trick != before.last_trick() else None
+        return after.last_trick()
 
     def sidebar_lines(self) -> list[str]:
         """The game, the hand, where in the hand the step is, the move as a sentence, who won a completed trick,
